@@ -1,0 +1,27 @@
+"""MkDocs hook: render TeX as MathML at build time, so no math script is loaded.
+
+pymdownx.arithmatex (generic mode) protects `$...$` and `$$...$$` from
+Markdown and wraps them as `<span class="arithmatex">\\(...\\)</span>` and
+`<div class="arithmatex">\\[...\\]</div>`. This hook turns each into MathML,
+which browsers render natively: nothing comes from a CDN.
+"""
+
+import html
+import re
+
+from latex2mathml.converter import convert
+
+INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.S)
+BLOCK = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.S)
+
+
+def on_page_content(html_text, page, config, files):
+    html_text = BLOCK.sub(lambda m: _mathml(m["tex"], "block"), html_text)
+    return INLINE.sub(lambda m: _mathml(m["tex"], "inline"), html_text)
+
+
+def _mathml(tex, display):
+    mathml = convert(html.unescape(tex).strip(), display=display)
+    if display == "block":
+        return f'<div class="math-block">{mathml}</div>'
+    return mathml

@@ -1,0 +1,206 @@
+"""MkDocs hook: every figure is drawn from its snippet at build time.
+
+A page asks for a figure with an image whose target is a figure snippet:
+
+    ![Caption, in the page's language](fig_words_to_qkv.py)
+
+and gets two tabs in its place: "Figure", with the SVG that the snippet's
+``draw()`` returns, inlined so that its text follows the light or dark scheme;
+and "Code", the snippet itself, included from ``snippets/`` by
+pymdownx.snippets (so both languages show the same file, never a copy).
+
+Each snippet is drawn once per build for both languages, and the SVG is kept
+in ``.cache/figures/`` under a hash of the snippet, of the local modules it
+imports and of this file, so an unchanged snippet is not drawn again. A
+snippet that raises stops the build with an error naming the snippet.
+"""
+
+import ast
+import hashlib
+import html
+import importlib.util
+import io
+import os
+import re
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPETS = ROOT / "snippets"
+CACHE = ROOT / ".cache" / "figures"
+
+# `![caption](fig_name.py)` alone on a line.
+DIRECTIVE = re.compile(r"^!\[(?P<caption>[^\]]*)\]\((?P<file>fig_\w+\.py)\)[ \t]*$", re.M)
+FENCE = re.compile(r"^(```|~~~)")
+PLACEHOLDER = re.compile(
+    r'<span class="snippet-figure-svg" data-snippet="(?P<stem>fig_\w+)" data-label="(?P<label>[^"]*)"></span>'
+)
+
+# Text and lines drawn in this colour become `currentColor` in the SVG, so they
+# take the page's text colour in both the light and the dark scheme.
+INK = "#010203"
+SITE_STYLE = {
+    "svg.fonttype": "none",  # real <text>: small files, page font, selectable
+    "svg.hashsalt": "why-attention",  # stable clip-path ids
+    "text.color": INK,
+    "axes.labelcolor": INK,
+    "axes.edgecolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "figure.facecolor": "none",
+    "axes.facecolor": "none",
+    "savefig.transparent": True,
+}
+
+TAB_LABELS = {"en": ("Figure", "Code"), "zh": ("图", "代码")}
+
+_drawn = {}  # cache key -> SVG text, for this process
+
+
+def on_config(config):
+    # Snippets import their neighbours (attention, plotting, ...).
+    if str(SNIPPETS) not in sys.path:
+        sys.path.insert(0, str(SNIPPETS))
+    # `--8<-- "x.py"` finds snippets/x.py whatever the working directory.
+    config.mdx_configs.setdefault("pymdownx.snippets", {})["base_path"] = [str(SNIPPETS)]
+    return config
+
+
+def on_page_markdown(markdown, page, config, files):
+    language = "zh" if page.file.src_uri.endswith(".zh.md") else "en"
+    figure_tab, code_tab = TAB_LABELS[language]
+
+    def replace(match):
+        stem = match["file"][:-3]
+        if not (SNIPPETS / match["file"]).is_file():
+            raise PluginError(f"{page.file.src_uri}: figure snippet snippets/{match['file']} does not exist")
+        caption = html.escape(match["caption"].strip())
+        return (
+            f'=== "{figure_tab}"\n\n'
+            f'    <figure class="snippet-figure" id="{stem.replace("_", "-")}">\n'
+            f'    <span class="snippet-figure-svg" data-snippet="{stem}" data-label="{caption}"></span>\n'
+            f"    <figcaption>{caption}</figcaption>\n"
+            f"    </figure>\n\n"
+            f'=== "{code_tab}"\n\n'
+            f'    ```python title="snippets/{match["file"]}"\n'
+            f'    --8<-- "{match["file"]}"\n'
+            f"    ```\n"
+        )
+
+    return _outside_fences(markdown, lambda text: DIRECTIVE.sub(replace, text))
+
+
+def on_page_content(html_text, page, config, files):
+    def inline(match):
+        svg = draw_svg(match["stem"])
+        return svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}" ', 1)
+
+    return PLACEHOLDER.sub(inline, html_text)
+
+
+def figure_snippets():
+    """Every figure snippet in snippets/, sorted by name."""
+    return sorted(SNIPPETS.glob("fig_*.py"))
+
+
+def local_imports(path):
+    """The modules of snippets/ that `path` imports, directly or not (sorted paths)."""
+    found, todo = set(), [Path(path)]
+    while todo:
+        tree = ast.parse(todo.pop().read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                dep = SNIPPETS / f"{name.split('.')[0]}.py"
+                if dep.is_file() and dep not in found:
+                    found.add(dep)
+                    todo.append(dep)
+    return sorted(found)
+
+
+def cache_key(path):
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for source in [Path(path), *local_imports(path)]:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def draw_svg(stem):
+    """The SVG of snippets/<stem>.py, drawn now or taken from the cache."""
+    path = SNIPPETS / f"{stem}.py"
+    key = cache_key(path)
+    if key in _drawn:
+        return _drawn[key]
+    cached = CACHE / f"{stem}-{key}.svg"
+    if cached.is_file():
+        svg = cached.read_text(encoding="utf-8")
+    else:
+        svg = _render(path)
+        CACHE.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(svg, encoding="utf-8")
+        tmp.replace(cached)
+    _drawn[key] = svg
+    return svg
+
+
+def _render(path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    # Import the snippet and its local modules afresh, so edits are seen.
+    for dep in local_imports(path):
+        sys.modules.pop(dep.stem, None)
+    spec = importlib.util.spec_from_file_location(f"_snippet_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    buffer = io.StringIO()
+    try:
+        with matplotlib.rc_context(SITE_STYLE):
+            spec.loader.exec_module(module)
+            fig = module.draw()
+            fig.savefig(buffer, format="svg", metadata={"Date": None})
+            plt.close(fig)
+    except Exception as error:
+        raise PluginError(
+            f"figure snippet snippets/{path.name} failed: {type(error).__name__}: {error}"
+        ) from error
+    return _clean_svg(buffer.getvalue(), prefix=path.stem.replace("_", "-"))
+
+
+def _clean_svg(svg, prefix):
+    """Inline-ready SVG: no XML prologue, ids unique on the page, INK -> currentColor."""
+    svg = svg[svg.index("<svg "):]
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    svg = re.sub(r'\bid="([^"]+)"', rf'id="{prefix}-\1"', svg)
+    svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}-\1)", svg)
+    svg = re.sub(r'xlink:href="#([^"]+)"', rf'xlink:href="#{prefix}-\1"', svg)
+    svg = svg.replace(INK, "currentColor")
+    # No blank lines: Markdown must not see the end of an HTML block inside.
+    return "\n".join(line for line in svg.splitlines() if line.strip())
+
+
+def _outside_fences(markdown, transform):
+    """Apply `transform` to the parts of `markdown` that are not fenced code."""
+    parts, chunk, fence = [], [], None
+    for line in markdown.splitlines(keepends=True):
+        marker = FENCE.match(line.lstrip())
+        if fence is None and marker:
+            parts.append(transform("".join(chunk)))
+            chunk, fence = [line], marker[1]
+        elif fence is not None and line.lstrip().startswith(fence):
+            chunk.append(line)
+            parts.append("".join(chunk))
+            chunk, fence = [], None
+        else:
+            chunk.append(line)
+    parts.append(transform("".join(chunk)) if fence is None else "".join(chunk))
+    return "".join(parts)

@@ -1,0 +1,98 @@
+"""Drawing helpers shared by every figure of the site.
+
+`heatmap` draws every matrix on the site, so they all look alike: words as
+row and column labels, queries on rows and keys on columns, the number in
+each cell, one colour scale per kind of quantity (see `SCALES`), and the row
+or cell under discussion outlined in `HIGHLIGHT`.
+"""
+
+import matplotlib.colors as mcolors
+import matplotlib.patches as mpatches
+import matplotlib.pyplot as plt
+import numpy as np
+
+# One colour scale per kind of quantity, the same on every page.
+SCALES = {
+    # entries of embeddings, Q, K, V rows and weight matrices
+    "vector": {"cmap": "RdBu_r", "vmin": -2.5, "vmax": 2.5},
+    # query·key dot products, before scaling and softmax
+    "score": {"cmap": "PuOr_r", "vmin": -6.0, "vmax": 6.0},
+    # attention weights after softmax, from 0 to 1
+    "weight": {"cmap": "Greens", "vmin": 0.0, "vmax": 1.0},
+}
+
+HIGHLIGHT = "#f76707"  # orange: visible on white and on dark backgrounds
+
+
+def ink():
+    """The colour of text and lines outside the cells (black unless restyled)."""
+    return plt.rcParams["text.color"]
+
+
+def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
+            highlight_rows=(), highlight_cells=(), title=None,
+            row_title=None, col_title=None):
+    """Draw a matrix as a labelled grid of coloured, numbered cells.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    data : array_like, shape (n_rows, n_cols)
+        The values; rows are queries (or words), columns are keys (or dimensions).
+    row_labels, col_labels : sequence of str
+        One label per row and per column.
+    kind : {"vector", "score", "weight"}
+        Which colour scale of `SCALES` to use.
+    fmt : str, optional
+        Format of the number written in each cell; "" writes none.
+    highlight_rows : sequence of int, optional
+        Rows to outline.
+    highlight_cells : sequence of (int, int), optional
+        Cells (row, column) to outline.
+    title, row_title, col_title : str, optional
+        Text above the grid, beside the rows and above the columns.
+
+    Returns
+    -------
+    matplotlib.image.AxesImage
+    """
+    data = np.asarray(data, dtype=float)
+    scale = SCALES[kind]
+    image = ax.imshow(data, aspect="equal", **scale)
+    n_rows, n_cols = data.shape
+    ax.set_xticks(range(n_cols), labels=col_labels)
+    ax.set_yticks(range(n_rows), labels=row_labels)
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    if fmt:
+        norm = mcolors.Normalize(scale["vmin"], scale["vmax"])
+        cmap = plt.get_cmap(scale["cmap"])
+        for (i, j), value in np.ndenumerate(data):
+            ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=10,
+                    color=_text_colour_on(cmap(norm(value))))
+    for i in highlight_rows:
+        _outline(ax, -0.5, i - 0.5, n_cols, 1)
+    for i, j in highlight_cells:
+        _outline(ax, j - 0.5, i - 0.5, 1, 1)
+    if title:
+        ax.set_title(title, pad=22 if col_labels else 6)
+    if row_title:
+        ax.set_ylabel(row_title)
+    if col_title:
+        ax.xaxis.set_label_position("top")
+        ax.set_xlabel(col_title)
+    return image
+
+
+def _outline(ax, x, y, width, height):
+    ax.add_patch(mpatches.Rectangle((x, y), width, height, fill=False,
+                                    edgecolor=HIGHLIGHT, linewidth=3, clip_on=False))
+
+
+def _text_colour_on(rgba):
+    """Black on light cells, white on dark ones (relative luminance)."""
+    r, g, b = (c ** 2.2 for c in rgba[:3])
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.2 else "white"
