@@ -11,8 +11,9 @@ pymdownx.snippets (so both languages show the same file, never a copy).
 
 Each snippet is drawn once per build for both languages, and the SVG is kept
 in ``.cache/figures/`` under a hash of the snippet, of the local modules it
-imports and of this file, so an unchanged snippet is not drawn again. A
-snippet that raises stops the build with an error naming the snippet.
+imports and of this file, so an unchanged snippet is not drawn again
+(`FIGURE_CACHE=off` in the environment skips that folder, for clean builds).
+A snippet that raises stops the build with an error naming the snippet.
 """
 
 import ast
@@ -139,10 +140,12 @@ def draw_svg(stem):
     if key in _drawn:
         return _drawn[key]
     cached = CACHE / f"{stem}-{key}.svg"
-    if cached.is_file():
+    use_cache = os.environ.get("FIGURE_CACHE", "on") != "off"
+    if use_cache and cached.is_file():
         svg = cached.read_text(encoding="utf-8")
     else:
         svg = _render(path)
+    if use_cache and not cached.is_file():
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(svg, encoding="utf-8")

@@ -1,8 +1,12 @@
-"""Shared test setup: snippets/ and hooks/ importable, one site build per session."""
+"""Shared test setup: snippets/ and hooks/ importable, one site build and one local server per session."""
 
+import functools
+import http.server
 import os
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,6 +17,7 @@ DOCS = ROOT / "docs"
 sys.path[:0] = [str(SNIPPETS), str(ROOT / "hooks")]  # code blocks import attention etc.
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01: builds do not depend on today's date
 
 
 def mkdocs_build(config_file, site_dir, strict=True, env=None):
@@ -20,14 +25,41 @@ def mkdocs_build(config_file, site_dir, strict=True, env=None):
     cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(config_file), "-d", str(site_dir)]
     if strict:
         cmd.append("--strict")
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=Path(config_file).parent,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})})
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH, **(env or {})}
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=Path(config_file).parent, env=env)
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory):
+def site_url():
+    """The address the test server will listen on; the site is built for it."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    return f"http://127.0.0.1:{port}/"
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, site_url):
     """The whole site, built once with `mkdocs build --strict`."""
     site = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT / "mkdocs.yml", site)
+    result = mkdocs_build(ROOT / "mkdocs.yml", site, env={"SITE_URL": site_url})
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return site
+
+
+@pytest.fixture(scope="session")
+def served_site(built_site, site_url):
+    """The built site served on 127.0.0.1 from this process; yields its base URL."""
+    port = int(site_url.rsplit(":", 1)[1].strip("/"))
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield site_url
+    server.shutdown()
+    server.server_close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass

@@ -1,0 +1,103 @@
+"""Build checks with planted faults: each check must fail when its fault is present."""
+
+import filecmp
+import shutil
+
+from conftest import ROOT, mkdocs_build
+
+MINIMAL_NAV = "nav:\n  - Home: index.md\n  - Glossary: glossary.md\n"
+
+
+def copy_project(tmp_path, minimal=False):
+    """A copy of the repository to break; `minimal` keeps only the home page, cut short, and the glossary."""
+    project = tmp_path / "project"
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "site", ".cache", "__pycache__", ".pytest_cache"))
+    if minimal:
+        for page in (project / "docs").glob("*.md"):
+            if page.name not in {"index.md", "index.zh.md", "glossary.md", "glossary.zh.md"}:
+                page.unlink()
+        for page in ("index.md", "index.zh.md"):
+            path = project / "docs" / page
+            path.write_text(path.read_text(encoding="utf-8").split("## ")[0], encoding="utf-8")
+        config = project / "mkdocs.yml"
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text[:text.index("nav:")] + MINIMAL_NAV, encoding="utf-8")
+    return project
+
+
+def append(path, text):
+    path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def differing_files(left, right):
+    """Relative paths of files that differ (or exist on one side only) between two trees."""
+    found = []
+
+    def walk(cmp, prefix=""):
+        found.extend(prefix + name for name in cmp.left_only + cmp.right_only + cmp.funny_files)
+        _, mismatch, errors = filecmp.cmpfiles(cmp.left, cmp.right, cmp.common_files, shallow=False)
+        found.extend(prefix + name for name in mismatch + errors)
+        for name, sub in cmp.subdirs.items():
+            walk(sub, f"{prefix}{name}/")
+
+    walk(filecmp.dircmp(left, right))
+    return sorted(found)
+
+
+def test_minimal_copy_builds_strictly(tmp_path):
+    """The baseline for the planted faults below: without a fault, the copy builds."""
+    project = copy_project(tmp_path, minimal=True)
+    result = mkdocs_build(project / "mkdocs.yml", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+
+
+def test_broken_link_fails_the_strict_build(tmp_path):
+    project = copy_project(tmp_path, minimal=True)
+    append(project / "docs" / "index.md", "\nSee [a missing page](no-such-page.md).\n")
+    result = mkdocs_build(project / "mkdocs.yml", tmp_path / "out")
+    assert result.returncode != 0
+    assert "no-such-page.md" in result.stderr
+
+
+def test_broken_anchor_fails_the_strict_build(tmp_path):
+    project = copy_project(tmp_path, minimal=True)
+    append(project / "docs" / "index.zh.md", "\n见[不存在的小节](#no-such-heading)。\n")
+    result = mkdocs_build(project / "mkdocs.yml", tmp_path / "out")
+    assert result.returncode != 0
+    assert "no-such-heading" in result.stderr
+
+
+def test_a_failing_snippet_fails_the_build_and_is_named(tmp_path):
+    project = copy_project(tmp_path, minimal=True)
+    (project / "snippets" / "fig_broken_example.py").write_text(
+        "def draw():\n    raise RuntimeError('deliberately broken')\n")
+    append(project / "docs" / "index.md", "\n![Broken](fig_broken_example.py)\n")
+    result = mkdocs_build(project / "mkdocs.yml", tmp_path / "out", strict=False)
+    assert result.returncode != 0
+    assert "snippets/fig_broken_example.py" in result.stderr
+    assert "deliberately broken" in result.stderr
+
+
+def test_two_clean_builds_are_byte_identical(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    for site in (first, second):
+        result = mkdocs_build(ROOT / "mkdocs.yml", site, env={"FIGURE_CACHE": "off"})
+        assert result.returncode == 0, result.stderr
+    assert not differing_files(first, second)
+    assert len(list(first.rglob("*.html"))) > 20
+
+
+def test_reproducibility_check_notices_an_unseeded_figure(tmp_path):
+    project = copy_project(tmp_path, minimal=True)
+    (project / "snippets" / "fig_unseeded_noise.py").write_text(
+        "import matplotlib.pyplot as plt\nimport numpy as np\n\n\n"
+        "def draw():\n    fig, ax = plt.subplots()\n"
+        "    ax.plot(np.random.default_rng().normal(size=5))\n    return fig\n")
+    for page in ("index.md", "index.zh.md"):
+        append(project / "docs" / page, "\n![Noise](fig_unseeded_noise.py)\n")
+    first, second = tmp_path / "first", tmp_path / "second"
+    for site in (first, second):
+        result = mkdocs_build(project / "mkdocs.yml", site, env={"FIGURE_CACHE": "off"})
+        assert result.returncode == 0, result.stderr
+    assert "index.html" in differing_files(first, second)
