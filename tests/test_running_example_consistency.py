@@ -1,0 +1,182 @@
+"""The numbers of the running example agree on every page, and with the code.
+
+Pages print numbers of "The ball is blue" in expected-output blocks. Lines in
+one of these formats are read as facts about the running example (any other
+line is ignored):
+
+    blue -> ball 0.69                attention weight of query "blue" for key "ball"
+    blue · ball 5.78                 q_blue · k_ball, a cell of the factor matrix QKᵀ
+    <name>[blue] [-3.02  5.78 ...]   row "blue" of a matrix, as NumPy prints it
+
+where the words are words of the sentence, the spaces between the parts may
+be repeated (for aligned columns), and <name> is one of the keys of
+`reference()`: x, q, k, v, factors (QKᵀ), scores (QKᵀ/√d_k), weights
+(softmax of the scores), raw_output ((QKᵀ)V) or output (weights · V).
+
+Every fact must match what `running_example` and `attention` compute, to
+the number of decimals shown; the same quantity must be shown with the same
+value on every page; and an English page and its Chinese page must show the
+same facts.
+"""
+
+import re
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from attention import scaled_dot_product_attention
+from conftest import DOCS
+from running_example import D_K, SOURCE_WORDS, encoder_input, source_qkv
+
+WORD = "|".join(re.escape(w) for w in SOURCE_WORDS)
+NUMBER = r"-?\d+(?:\.\d*)?"
+PAIR = re.compile(rf"^(?P<query>{WORD}) +(?P<op>->|·) +(?P<key>{WORD}) +(?P<value>{NUMBER})$")
+ROW = re.compile(rf"^(?P<name>\w+)\[(?P<word>{WORD})\] +\[(?P<values>[-\d.\se+]*)\]$")
+OPERATORS = {"->": "weights", "·": "factors"}
+EXPECTED_OUTPUT = re.compile(r"<!--pytest-codeblocks:expected-output-->\s*\n```\w*\n(.*?)\n```", re.S)
+
+# Pages that must report running-example numbers in these formats.
+PAGES_WITH_FACTS = ["index", "query-key-scores", "weighted-values", "query-key-value"]
+
+
+@lru_cache(maxsize=None)
+def reference():
+    """Every quantity a fact may name, computed from the site's own code."""
+    q, k, v = source_qkv()
+    factors = q @ k.T  # (n, n)
+    output, weights = scaled_dot_product_attention(q, k, v)
+    return {
+        "x": encoder_input(SOURCE_WORDS),
+        "q": q,
+        "k": k,
+        "v": v,
+        "factors": factors,
+        "scores": factors / np.sqrt(D_K),
+        "weights": weights,
+        "raw_output": factors @ v,
+        "output": output,
+    }
+
+
+def decimals(text):
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def facts_in(text):
+    """(quantity, row word, column index, value, decimals, line) for every fact in `text`."""
+    facts = []
+    for block in EXPECTED_OUTPUT.findall(text):
+        for line in block.splitlines():
+            line = line.rstrip()
+            if m := PAIR.match(line):
+                column = SOURCE_WORDS.index(m["key"])
+                facts.append((OPERATORS[m["op"]], m["query"], column, float(m["value"]),
+                              decimals(m["value"]), line))
+            elif (m := ROW.match(line)) and m["name"] in reference():
+                values = m["values"].split()
+                places = max(decimals(v) for v in values)  # NumPy pads a row to one precision
+                for column, value in enumerate(values):
+                    facts.append((m["name"], m["word"], column, float(value), places, line))
+    return facts
+
+
+def tolerance(places):
+    return 0.5 * 10.0 ** -places + 1e-9
+
+
+def wrong_facts(facts):
+    """Messages for facts that do not match the computed value."""
+    wrong = []
+    for name, word, column, value, places, line in facts:
+        row = reference()[name][SOURCE_WORDS.index(word)]
+        if column >= len(row):
+            wrong.append(f"{line!r}: {name}[{word}] has only {len(row)} entries")
+        elif abs(row[column] - value) > tolerance(places):
+            wrong.append(f"{line!r}: entry {column} is {row[column]:.4f}, not {value}")
+    return wrong
+
+
+def disagreements(facts_by_page):
+    """Messages for one quantity shown with different values on different pages."""
+    seen, wrong = {}, []
+    for page, facts in facts_by_page.items():
+        for name, word, column, value, places, line in facts:
+            key = (name, word, column)
+            if key in seen:
+                other_page, other_value, other_places, other_line = seen[key]
+                if abs(value - other_value) > tolerance(min(places, other_places)):
+                    wrong.append(f"{name}[{word}][{column}]: {page} shows {line!r}, "
+                                 f"{other_page} shows {other_line!r}")
+            else:
+                seen[key] = page, value, places, line
+    return wrong
+
+
+def page_facts():
+    return {path.name: facts_in(path.read_text(encoding="utf-8")) for path in sorted(DOCS.glob("*.md"))}
+
+
+def test_the_chapters_report_running_example_numbers():
+    """The check below is not vacuous: these pages do print facts, in both languages."""
+    facts = page_facts()
+    for page in PAGES_WITH_FACTS:
+        for name in (f"{page}.md", f"{page}.zh.md"):
+            assert facts[name], f"docs/{name} reports no running-example numbers"
+
+
+def test_every_number_matches_the_code():
+    wrong = [f"docs/{page}: {message}" for page, facts in page_facts().items()
+             for message in wrong_facts(facts)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_page_shows_the_same_value_for_the_same_quantity():
+    wrong = disagreements(page_facts())
+    assert not wrong, "\n".join(wrong)
+
+
+def test_english_and_chinese_pages_show_the_same_numbers():
+    facts = page_facts()
+    wrong = []
+    for zh in sorted(DOCS.glob("*.zh.md")):
+        en = zh.name.replace(".zh.md", ".md")
+        only_en = sorted({f[-1] for f in facts.get(en, [])} - {f[-1] for f in facts[zh.name]})
+        only_zh = sorted({f[-1] for f in facts[zh.name]} - {f[-1] for f in facts.get(en, [])})
+        if only_en or only_zh:
+            wrong.append(f"{en} only: {only_en}; {zh.name} only: {only_zh}")
+    assert not wrong, "\n".join(wrong)
+
+
+# The checks can fail: doctored pages.
+
+def page(*lines):
+    return "<!--pytest-codeblocks:expected-output-->\n\n```text\n" + "\n".join(lines) + "\n```\n"
+
+
+def test_a_wrong_weight_is_caught():
+    facts = facts_in(page("blue -> The  0.00", "blue -> ball 0.70"))
+    assert len(facts) == 2
+    [message] = wrong_facts(facts)
+    assert "blue -> ball 0.70" in message
+
+
+def test_a_wrong_entry_in_a_printed_row_is_caught():
+    facts = facts_in(page("scores[blue]  [-1.74  3.34  1.4   2.51]", "ignored line 1.23"))
+    assert len(facts) == 4
+    [message] = wrong_facts(facts)
+    assert "entry 3" in message
+
+
+def test_two_pages_that_disagree_are_caught():
+    first = facts_in(page("factors[blue] [-3.02  5.78  2.42  3.72]"))
+    second = facts_in(page("blue · ball  5.87"))
+    [message] = disagreements({"a.md": first, "b.md": second})
+    assert "factors[blue][1]" in message and "5.87" in message
+    assert not disagreements({"a.md": first, "b.md": facts_in(page("blue · ball 5.8"))})
+
+
+@pytest.mark.parametrize("line", ["blue -> ball 0.69", "blue · is 2.42", "q[blue] [-0.6  1.4 -2. ]"])
+def test_the_formats_are_only_read_inside_expected_output_blocks(line):
+    assert facts_in(f"```text\n{line}\n```\n") == []
+    assert facts_in(page(line))
