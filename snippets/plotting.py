@@ -2,8 +2,9 @@
 
 `heatmap` draws every matrix on the site, so they all look alike: words as
 row and column labels, queries on rows and keys on columns, the number in
-each cell, one colour scale per kind of quantity (see `SCALES`), and the row
-or cell under discussion outlined in `HIGHLIGHT`.
+each cell, one colour scale per kind of quantity (see `SCALES`), the row or
+cell under discussion outlined in `HIGHLIGHT`, and masked cells grey and
+hatched.
 """
 
 import matplotlib.colors as mcolors
@@ -22,6 +23,7 @@ SCALES = {
 }
 
 HIGHLIGHT = "#f76707"  # orange: visible on white and on dark backgrounds
+MASKED = "#dee2e6"  # light grey, hatched: pairs a mask forbids
 
 
 def ink():
@@ -31,7 +33,7 @@ def ink():
 
 def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
             highlight_rows=(), highlight_cells=(), title=None,
-            row_title=None, col_title=None):
+            row_title=None, col_title=None, mask=None, masked_label="–"):
     """Draw a matrix as a labelled grid of coloured, numbered cells.
 
     Parameters
@@ -52,6 +54,11 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
         Cells (row, column) to outline.
     title, row_title, col_title : str, optional
         Text above the grid, beside the rows and above the columns.
+    mask : array_like of bool, optional
+        Same shape as `data`; True = "may attend". Cells where it is False are
+        drawn grey and hatched, showing `masked_label` instead of a number.
+    masked_label : str, optional
+        What a masked cell shows, for example "−∞" for scores or "0" for weights.
 
     Returns
     -------
@@ -67,12 +74,19 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
+    allowed = np.ones(data.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    for i, j in zip(*np.nonzero(~allowed)):
+        ax.add_patch(mpatches.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=MASKED,
+                                        edgecolor="#868e96", hatch="///", linewidth=0))
+        ax.text(j, i, masked_label, ha="center", va="center", fontsize=10, color="black",
+                bbox={"facecolor": MASKED, "edgecolor": "none", "pad": 1})
     if fmt:
         norm = mcolors.Normalize(scale["vmin"], scale["vmax"])
         cmap = plt.get_cmap(scale["cmap"])
         for (i, j), value in np.ndenumerate(data):
-            ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=10,
-                    color=_text_colour_on(cmap(norm(value))))
+            if allowed[i, j]:
+                ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=10,
+                        color=_text_colour_on(cmap(norm(value))))
     for i in highlight_rows:
         _outline(ax, -0.5, i - 0.5, n_cols, 1)
     for i, j in highlight_cells:
