@@ -1,0 +1,104 @@
+"""The three places where a translation Transformer uses attention.
+
+A simplified encoder-decoder Transformer, drawn with boxes and arrows: the
+encoder reads "The ball is blue", the decoder writes "La bola es azul". The
+three attention modules are filled and numbered: (1) self-attention in every
+encoder, source to source; (2) masked self-attention in every decoder,
+target to target; (3) encoder-decoder attention in every decoder, target to
+source, with its Keys and Values coming from the encoder. Residual
+connections and layer normalisation are left out.
+"""
+
+import matplotlib.pyplot as plt
+from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
+
+from plotting import ink
+
+# Fills of the three attention modules (light, so black text reads on them
+# in the light and the dark colour scheme alike).
+MODULES = {
+    1: ("#a5d8ff", "source → source"),
+    2: ("#b2f2bb", "target → target"),
+    3: ("#ffd8a8", "target → source"),
+}
+
+
+def box(ax, x, y, width, height, text, module=None, dashed=False):
+    """A rounded box with centred text; attention modules are filled and numbered."""
+    fill = MODULES[module][0] if module else "none"
+    ax.add_patch(FancyBboxPatch((x, y), width, height, boxstyle="round,pad=0,rounding_size=1.2",
+                                facecolor=fill, edgecolor=ink(),
+                                linewidth=1.0 if dashed else 1.4,
+                                linestyle="--" if dashed else "-"))
+    if text:
+        ax.text(x + width / 2, y + height / 2, text, ha="center", va="center", fontsize=10,
+                color="black" if module else None)
+    if module:
+        badge(ax, x + width, y + height, module)
+
+
+def badge(ax, x, y, module):
+    """A numbered circle in the colour of an attention module."""
+    ax.add_patch(Circle((x, y), 2.3, facecolor=MODULES[module][0], edgecolor=ink(),
+                        linewidth=1.2, zorder=3))
+    ax.text(x, y, str(module), ha="center", va="center", fontsize=10, fontweight="bold",
+            color="black", zorder=4)
+
+
+def arrow(ax, start, end, **style):
+    ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12,
+                                 color=ink(), linewidth=1.2, shrinkA=0, shrinkB=0, **style))
+
+
+def draw():
+    fig, ax = plt.subplots(figsize=(8.5, 4.6), layout="constrained")
+    ax.set_xlim(0, 150)
+    ax.set_ylim(0, 80)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+    # Encoder: source words -> embedding + position -> N encoder layers.
+    ax.text(25, 2, "The ball is blue", ha="center", va="center", fontsize=10, style="italic")
+    arrow(ax, (25, 4.5), (25, 8))
+    box(ax, 8, 8, 34, 7, "embedding + position")
+    arrow(ax, (25, 15), (25, 22))
+    box(ax, 4, 18, 42, 34, "", dashed=True)
+    ax.text(6, 49, "encoder × N", ha="left", va="center", fontsize=10)
+    box(ax, 8, 22, 34, 8, "self-attention", module=1)
+    arrow(ax, (25, 30), (25, 36))
+    box(ax, 8, 36, 34, 8, "feed-forward")
+
+    # Decoder: target words -> embedding + position -> N decoder layers.
+    ax.text(85, 2, "La bola es azul", ha="center", va="center", fontsize=10, style="italic")
+    arrow(ax, (85, 4.5), (85, 8))
+    box(ax, 66, 8, 38, 7, "embedding + position")
+    arrow(ax, (85, 15), (85, 22))
+    box(ax, 62, 18, 46, 48, "", dashed=True)
+    ax.text(64, 63, "decoder × N", ha="left", va="center", fontsize=10)
+    box(ax, 66, 22, 38, 8, "masked self-attention", module=2)
+    arrow(ax, (85, 30), (85, 36))
+    ax.text(86.5, 33, "Q", ha="left", va="center", fontsize=10)
+    box(ax, 66, 36, 38, 8, "encoder-decoder attention", module=3)
+    arrow(ax, (85, 44), (85, 50))
+    box(ax, 66, 50, 38, 8, "feed-forward")
+    arrow(ax, (85, 66), (85, 69))
+    box(ax, 66, 69, 38, 7, "linear + softmax")
+    ax.text(106, 72.5, "→ next word", ha="left", va="center", fontsize=10)
+
+    # The encoder's output feeds every decoder's encoder-decoder attention.
+    ax.plot([25, 25, 54, 54], [52, 58, 58, 40], color=ink(), linewidth=1.2,
+            solid_joinstyle="round")
+    arrow(ax, (54, 40), (66, 40))
+    ax.text(56, 42.5, "K, V", ha="left", va="center", fontsize=10)
+
+    # Legend: what each numbered module relates to what.
+    ax.text(112, 40, "attention", ha="left", va="center", fontsize=10, fontweight="bold")
+    for module, (_, label) in MODULES.items():
+        y = 40 - 7 * module
+        badge(ax, 114.5, y, module)
+        ax.text(119, y, label, ha="left", va="center", fontsize=10)
+    return fig
+
+
+if __name__ == "__main__":
+    draw().savefig("fig_attention_in_transformer.svg")

@@ -1,0 +1,32 @@
+"""Encoder-decoder attention: target words ask, source words answer.
+
+Queries come from the target "La bola es azul", keys from the source "The
+ball is blue". Left: the attention scores QKᵀ/√d_k, one row per target word
+and one column per source word. Right: the attention weights after softmax.
+The row of "azul" is outlined; its largest weight falls on "blue".
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from attention import scaled_dot_product_attention
+from plotting import heatmap
+from running_example import D_K, SOURCE_WORDS, TARGET_WORDS, cross_qkv
+
+
+def draw():
+    q, k, v = cross_qkv(TARGET_WORDS, SOURCE_WORDS)  # q (4, 3) from the target; k, v (4, 3) from the source
+    scores = q @ k.T / np.sqrt(D_K)  # (n_target, n_source)
+    _, weights = scaled_dot_product_attention(q, k, v)  # (n_target, n_source)
+    azul = TARGET_WORDS.index("azul")
+
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.4), layout="constrained")
+    heatmap(axes[0], scores, TARGET_WORDS, SOURCE_WORDS, "score", highlight_rows=[azul],
+            title="scores QKᵀ/√d_k", row_title="query (target)", col_title="key (source)")
+    heatmap(axes[1], weights, TARGET_WORDS, SOURCE_WORDS, "weight", highlight_rows=[azul],
+            title="weights (softmax)", col_title="key (source)")
+    return fig
+
+
+if __name__ == "__main__":
+    draw().savefig("fig_encoder_decoder_attention.svg")

@@ -1,0 +1,32 @@
+"""Encoder self-attention: every source word against every source word.
+
+"The ball is blue" attends to itself. Left: the attention scores
+QKᵀ/√d_k, one row per query word and one column per key word, both from the
+source. Right: the attention weights after softmax; each row sums to 1. The
+row of "blue" is outlined.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from attention import scaled_dot_product_attention
+from plotting import heatmap
+from running_example import D_K, SOURCE_WORDS, source_qkv
+
+
+def draw():
+    q, k, v = source_qkv()  # each (4, 3): queries, keys and values all from the source
+    scores = q @ k.T / np.sqrt(D_K)  # (n_source, n_source) = (4, 4)
+    _, weights = scaled_dot_product_attention(q, k, v)  # (4, 4)
+    blue = SOURCE_WORDS.index("blue")
+
+    fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.4), layout="constrained")
+    heatmap(axes[0], scores, SOURCE_WORDS, SOURCE_WORDS, "score", highlight_rows=[blue],
+            title="scores QKᵀ/√d_k", row_title="query (source)", col_title="key (source)")
+    heatmap(axes[1], weights, SOURCE_WORDS, SOURCE_WORDS, "weight", highlight_rows=[blue],
+            title="weights (softmax)", col_title="key (source)")
+    return fig
+
+
+if __name__ == "__main__":
+    draw().savefig("fig_encoder_self_attention_scores.svg")

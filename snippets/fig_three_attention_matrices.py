@@ -1,0 +1,37 @@
+"""The three attention modules of the Transformer, one function, three inputs.
+
+The attention weights of the running example in each module: (1) encoder
+self-attention, source rows and columns; (2) decoder self-attention with the
+look-ahead mask, target rows and columns, masked cells grey and hatched,
+their weights exactly 0; (3) encoder-decoder attention, target rows and
+source columns. The row of "blue" or "azul" is outlined.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from attention import scaled_dot_product_attention
+from plotting import heatmap
+from running_example import SOURCE_WORDS, TARGET_WORDS, cross_qkv, source_qkv, target_qkv
+
+
+def draw():
+    n_t = len(TARGET_WORDS)
+    mask = np.tril(np.ones((n_t, n_t), dtype=bool))  # look-ahead mask
+    _, w_enc = scaled_dot_product_attention(*source_qkv())  # (n_source, n_source)
+    _, w_dec = scaled_dot_product_attention(*target_qkv(), mask=mask)  # (n_target, n_target)
+    _, w_cross = scaled_dot_product_attention(*cross_qkv())  # (n_target, n_source)
+    blue, azul = SOURCE_WORDS.index("blue"), TARGET_WORDS.index("azul")
+
+    fig, axes = plt.subplots(1, 3, figsize=(8.5, 3.3), layout="constrained")
+    heatmap(axes[0], w_enc, SOURCE_WORDS, SOURCE_WORDS, "weight", highlight_rows=[blue],
+            title="1  source → source")
+    heatmap(axes[1], w_dec, TARGET_WORDS, TARGET_WORDS, "weight", highlight_rows=[azul],
+            title="2  target → target", mask=mask, masked_label="0")
+    heatmap(axes[2], w_cross, TARGET_WORDS, SOURCE_WORDS, "weight", highlight_rows=[azul],
+            title="3  target → source")
+    return fig
+
+
+if __name__ == "__main__":
+    draw().savefig("fig_three_attention_matrices.svg")
