@@ -64,6 +64,7 @@ DIGITS = re.compile(r"(\d\.\d{2})\d+")
 TAB_LABELS = {"en": ("Figure", "Code"), "zh": ("图", "代码")}
 
 _drawn = {}  # cache key -> SVG text, for this process
+_imported = {}  # local module name -> hash of the source it was imported from
 
 
 def on_config(config):
@@ -169,9 +170,13 @@ def _render(path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    # Import the snippet and its local modules afresh, so edits are seen.
+    # Re-import a local module only when its file changed since it was imported, so
+    # edits are seen and an unchanged module's state (a cached training run) is shared.
     for dep in local_imports(path):
-        sys.modules.pop(dep.stem, None)
+        digest = hashlib.sha256(dep.read_bytes()).hexdigest()
+        if _imported.get(dep.stem) != digest:
+            sys.modules.pop(dep.stem, None)
+            _imported[dep.stem] = digest
     spec = importlib.util.spec_from_file_location(f"_snippet_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     buffer = io.StringIO()
