@@ -3,6 +3,8 @@
 import filecmp
 import shutil
 
+import pytest
+
 from conftest import ROOT, mkdocs_build
 
 MINIMAL_NAV = "nav:\n  - Home: index.md\n  - Glossary: glossary.md\n"
@@ -52,20 +54,16 @@ def test_minimal_copy_builds_strictly(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-def test_broken_link_fails_the_strict_build(tmp_path):
+@pytest.mark.parametrize("page, broken, name", [
+    ("index.md", "See [a missing page](no-such-page.md).", "no-such-page.md"),
+    ("index.zh.md", "见[不存在的小节](#no-such-heading)。", "no-such-heading"),
+], ids=["broken link", "broken anchor"])
+def test_broken_link_or_anchor_fails_the_strict_build(tmp_path, page, broken, name):
     project = copy_project(tmp_path, minimal=True)
-    append(project / "docs" / "index.md", "\nSee [a missing page](no-such-page.md).\n")
+    append(project / "docs" / page, f"\n{broken}\n")
     result = mkdocs_build(project / "mkdocs.yml", tmp_path / "out")
     assert result.returncode != 0
-    assert "no-such-page.md" in result.stderr
-
-
-def test_broken_anchor_fails_the_strict_build(tmp_path):
-    project = copy_project(tmp_path, minimal=True)
-    append(project / "docs" / "index.zh.md", "\n见[不存在的小节](#no-such-heading)。\n")
-    result = mkdocs_build(project / "mkdocs.yml", tmp_path / "out")
-    assert result.returncode != 0
-    assert "no-such-heading" in result.stderr
+    assert name in result.stderr
 
 
 def test_a_failing_snippet_fails_the_build_and_is_named(tmp_path):
