@@ -21,5 +21,5 @@ SEARCH_NAME = {"en": "Search", "zh": "搜索"}
 
 def on_post_page(output, page, config):
     output = HREFLANG_LINK.sub("", output)
-    language = "zh" if page.file.src_uri.endswith(".zh.md") else "en"
+    language = "zh" if page.url.startswith("zh/") else "en"
     return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{SEARCH_NAME[language]}">', 1)

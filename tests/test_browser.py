@@ -19,6 +19,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PAGES = sorted(p.stem for p in DOCS.glob("*.md") if not p.name.endswith(".zh.md"))
+NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}
 
 
@@ -90,7 +91,7 @@ def check_figures(page, scheme):
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
-@pytest.mark.parametrize("name", PAGES)
+@pytest.mark.parametrize("name", PAGES + NOTEBOOK_PAGES)
 def test_page_in_the_browser(page, served_site, name, language):
     recorder = Recorder(page)
     url = page_url(served_site, name, language)
