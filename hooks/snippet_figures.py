@@ -41,6 +41,8 @@ PLACEHOLDER = re.compile(
     r'<span class="snippet-figure-svg" data-snippet="(?P<stem>fig_\w+)" data-label="(?P<label>[^"]*)"></span>'
 )
 
+FIGURE_CODE = re.compile(r'(<div class="language-python highlight")(><span class="filename">snippets/fig_)')
+
 # Text and lines drawn in this colour become `currentColor` in the SVG, so they
 # take the page's text colour in both the light and the dark scheme.
 INK = "#010203"
@@ -98,6 +100,12 @@ def on_page_markdown(markdown, page, config, files):
         )
 
     return _outside_fences(markdown, lambda text: DIRECTIVE.sub(replace, text))
+
+
+def on_page_content(html_text, page, config, files):
+    # A figure's code is on the page, but not in the search index: it would
+    # double the index that every page loads, and the prose finds the chapter.
+    return FIGURE_CODE.sub(r'\1 data-search-exclude\2', html_text)
 
 
 def on_post_page(output, page, config):
