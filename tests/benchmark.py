@@ -10,29 +10,25 @@ accessibility, best practices, SEO = 1.00. This script reports; it asserts nothi
 """
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import platform
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, serve_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache"
 LIGHTHOUSE_VERSION = "12.2.3"  # newer versions need Node 22
 LIGHTHOUSE_PAGES = ["", "zh/", "query-key-scores/", "zh/decoder-self-attention/"]
-CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_FLAGS = ["--headless=new", *CHROMIUM_ARGS]  # for Lighthouse, which starts Chromium itself
 
 
 def build(site, **env):
@@ -55,23 +51,9 @@ def time_pytest(*args):
     return time.perf_counter() - start, summary
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 def serve(site):
     port = free_port()
-    handler = functools.partial(QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{port}/"
+    return serve_directory(site, port), f"http://127.0.0.1:{port}/"
 
 
 def page_weights(site, base):
@@ -81,7 +63,7 @@ def page_weights(site, base):
     pages = sorted(p.relative_to(site).parent.as_posix() for p in site.rglob("index.html"))
     weights = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS[1:])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for page_path in pages:
             url = base + ("" if page_path == "." else page_path + "/")
             page = browser.new_page()

@@ -3,6 +3,7 @@
 import functools
 import http.server
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -17,6 +18,14 @@ DOCS = ROOT / "docs"
 sys.path[:0] = [str(SNIPPETS), str(ROOT / "hooks")]  # code blocks import attention etc.
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+PAGES = sorted(p.stem for p in DOCS.glob("*.md") if not p.name.endswith(".zh.md"))  # slugs
+
+# Debian's Chromium for the browser tests; Playwright cannot download a browser here.
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
 SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01: builds do not depend on today's date
 
 
@@ -29,13 +38,29 @@ def mkdocs_build(config_file, site_dir, strict=True, env=None):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=Path(config_file).parent, env=env)
 
 
+def normalise(code):
+    """Code or output text without leading/trailing blank lines and trailing spaces."""
+    return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_directory(directory, port):
+    """A quiet HTTP server for `directory` on 127.0.0.1:`port`, running in a thread."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 @pytest.fixture(scope="session")
 def site_url():
     """The address the test server will listen on; the site is built for it."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    return f"http://127.0.0.1:{port}/"
+    return f"http://127.0.0.1:{free_port()}/"
 
 
 @pytest.fixture(scope="session")
@@ -50,11 +75,7 @@ def built_site(tmp_path_factory, site_url):
 @pytest.fixture(scope="session")
 def served_site(built_site, site_url):
     """The built site served on 127.0.0.1 from this process; yields its base URL."""
-    port = int(site_url.rsplit(":", 1)[1].strip("/"))
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server = serve_directory(built_site, int(site_url.rsplit(":", 1)[1].strip("/")))
     yield site_url
     server.shutdown()
     server.server_close()
@@ -63,3 +84,20 @@ def served_site(built_site, site_url):
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args():
+    """pytest-playwright launches Debian's Chromium; without it, browser tests skip (fail under CI)."""
+    if not os.path.exists(CHROMIUM):
+        message = ("Chromium not found: install it with `apt-get install chromium` "
+                   "(or set CHROMIUM=/path/to/chromium) to run the browser tests")
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args():
+    return {"viewport": {"width": 1280, "height": 900}, "service_workers": "block"}

@@ -1,46 +1,19 @@
 """The site as readers meet it: every page of both languages in a real browser (Chromium).
 
-Uses Playwright for Python with Debian's Chromium (`apt-get install chromium`);
-Playwright cannot download a browser on these machines. Without Chromium these
-tests skip with that hint, except under CI (CI=true), where they fail.
+Uses Playwright for Python with Debian's Chromium (`apt-get install chromium`),
+set up in conftest.py; Playwright cannot download a browser on these machines.
+Without Chromium these tests skip with that hint, except under CI (CI=true),
+where they fail.
 """
 
-import os
 import re
-import shutil
 
 import pytest
 
-from conftest import DOCS
+from conftest import PAGES
 
-CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-PAGES = sorted(p.stem for p in DOCS.glob("*.md") if not p.name.endswith(".zh.md"))
 NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}
-
-
-@pytest.fixture(scope="session", autouse=True)
-def require_chromium():
-    if not os.path.exists(CHROMIUM):
-        message = ("Chromium not found: install it with `apt-get install chromium` "
-                   "(or set CHROMIUM=/path/to/chromium) to run the browser tests")
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args():
-    return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
-
-
-@pytest.fixture(scope="session")
-def browser_context_args():
-    return {"viewport": {"width": 1280, "height": 900}, "service_workers": "block"}
 
 
 def page_url(base, page, language):

@@ -18,7 +18,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,7 @@ from pytest_codeblocks import extract_from_file
 
 import notebooks
 import snippet_figures
-from conftest import DOCS, ROOT, SNIPPETS
+from conftest import DOCS, ROOT, SNIPPETS, free_port, normalise
 from snippet_figures import DIRECTIVE
 
 CHAPTERS = notebooks.chapters()
@@ -45,10 +44,6 @@ SITE_URL = "https://example.org/"
 
 def case_id(case):
     return "-".join(case)
-
-
-def normalise(text):
-    return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
 def source(slug, language):
@@ -313,24 +308,6 @@ def test_notebook_pages_use_nothing_from_other_hosts(built_site):
         assert not re.search(r"(?<!\\)\$[^$\n]+\$", prose), f"{page}: TeX left"
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args():
-    """Debian's Chromium, as in test_browser.py (Playwright cannot download a browser here)."""
-    import test_browser
-
-    if not os.path.exists(test_browser.CHROMIUM):
-        message = "Chromium not found: install it with `apt-get install chromium` to run the browser tests"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return {"executable_path": test_browser.CHROMIUM, "args": test_browser.CHROMIUM_ARGS}
-
-
-@pytest.fixture(scope="session")
-def browser_context_args():
-    return {"viewport": {"width": 1280, "height": 900}, "service_workers": "block"}
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_notebook_page_in_the_browser(page, served_site, language):
     """No failed request, console error or other host; figures load; a cell's copy button copies its code."""
@@ -353,9 +330,7 @@ def test_notebook_page_in_the_browser(page, served_site, language):
 
 
 def test_mkdocs_serve_serves_both_languages_and_the_notebooks():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     base = f"http://127.0.0.1:{port}/"
     server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--no-livereload", "-a", f"127.0.0.1:{port}"],
                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,

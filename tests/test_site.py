@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 from pytest_codeblocks import extract_from_file
 
-from conftest import DOCS, ROOT, SNIPPETS, mkdocs_build
+from conftest import DOCS, PAGES, ROOT, SNIPPETS, normalise
 from snippet_figures import DIRECTIVE
 
-PAGES = sorted(p.relative_to(DOCS).as_posix()[:-3] for p in DOCS.glob("*.md") if not p.name.endswith(".zh.md"))
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico", ".bmp", ".avif"}
 
 
@@ -25,10 +24,6 @@ def code_blocks(html_text, language="python"):
     """The text of every highlighted code block of one language in a built page."""
     blocks = re.findall(rf'<div class="language-{language} highlight"[^>]*>.*?<code>(.*?)</code>', html_text, re.S)
     return [normalise(unescape(re.sub(r"<[^>]+>", "", b))) for b in blocks]
-
-
-def normalise(code):
-    return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())
 
 
 def heading_ids(html_text):
