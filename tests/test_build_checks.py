@@ -1,11 +1,14 @@
 """Build checks with planted faults: each check must fail when its fault is present."""
 
 import filecmp
+import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
-from conftest import ROOT, mkdocs_build
+from conftest import ROOT, SOURCE_DATE_EPOCH, mkdocs_build
 
 MINIMAL_NAV = "nav:\n  - Home: index.md\n  - Glossary: glossary.md\n"
 
@@ -77,13 +80,36 @@ def test_a_failing_snippet_fails_the_build_and_is_named(tmp_path):
     assert "deliberately broken" in result.stderr
 
 
-def test_two_clean_builds_are_byte_identical(tmp_path):
-    first, second = tmp_path / "first", tmp_path / "second"
-    for site in (first, second):
-        result = mkdocs_build(ROOT / "mkdocs.yml", site, env={"FIGURE_CACHE": "off"})
-        assert result.returncode == 0, result.stderr
-    assert not differing_files(first, second)
+def fresh_clone(destination):
+    """Copy what a fresh clone of this working tree holds: tracked files, and untracked ones git does not ignore."""
+    listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             cwd=ROOT, capture_output=True, check=True).stdout
+    for name in filter(None, listing.decode().split("\0")):
+        source = ROOT / name
+        if source.is_file():  # a tracked file deleted in the working tree is not copied
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def test_two_fresh_clones_in_fresh_environments_build_byte_identical_sites(tmp_path):
+    """Each clone gets its own environment from the lock, then builds without caches; the sites match."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env.update(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH, FIGURE_CACHE="off", NO_MKDOCS_2_WARNING="1")
+    python = getattr(sys, "_base_executable", sys.executable)  # the interpreter this venv was made from
+    runs = []
+    for name in ("first", "second"):
+        clone = fresh_clone(tmp_path / name / "project")
+        script = (f"'{python}' -m venv .venv && .venv/bin/pip install -q --require-hashes -r requirements.txt "
+                  "&& .venv/bin/python -m mkdocs build --strict -q -d site")
+        runs.append((clone, subprocess.Popen(["bash", "-c", script], cwd=clone, env=env, text=True,
+                                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))
+    for clone, run in runs:
+        output, _ = run.communicate()
+        assert run.returncode == 0, f"{clone}: set-up or build failed:\n{output[-4000:]}"
+    first, second = (clone / "site" for clone, _ in runs)
     assert len(list(first.rglob("*.html"))) > 20
+    assert not differing_files(first, second)
 
 
 def test_reproducibility_check_notices_an_unseeded_figure(tmp_path):
