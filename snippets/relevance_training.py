@@ -1,30 +1,38 @@
 """Train one attention layer in plain NumPy until "milk" attends to "drank".
 
 A toy model learns, by gradient descent with backpropagation written out by
-hand, to fill the last slot of generated sentences of the form
+hand, to answer one question about every drink or food in generated
+sentences such as
 
-    The <adjective> <animal> <verb> the <object>
+    The black cat drank the milk
+    The white dog nibbled the fish and sipped the water
 
-The verb decides between two pairs of objects (drank: milk or water; ate:
-fish or meat), the animal tips the choice within the pair (a cat prefers milk
-and fish, a dog water and meat, 4 times out of 5), and the adjective says
-nothing. The word in the last slot is drawn at random, so the model cannot
-read the answer off it: its query must look for evidence among the other
-words. After training, on "The black cat drank the milk" the query of "milk"
-puts most of its weight on "drank", some on "cat" and almost none on "black".
+namely: how much of it is left? (none, a little, most or all). The answer
+depends on two words of the sentence:
 
-The model (sizes as in the running example: d_model = 4, d_k = 3):
+- its verb: what was drunk or eaten leaves none or a little, what was sipped
+  or nibbled leaves most or all;
+- the animal: a dog leaves the smaller amount of that pair 4 times in 5, a
+  cat the larger one 4 times in 5.
 
-    x = W_e[tokens]                  (6, d_model)  embedding, no position encoding
-    q = x[-1] @ W_Q                  (d_k,)        the last word's query
-    k = x @ W_K                      (6, d_k)      one key per word
-    v = tanh(x @ W_V)                (6, 4)        one vote in [-1, 1] per object
-    z, a = attention(q, k, v)        (4,), (6,)    softmax(q kᵀ / √d_k) v
-    p = softmax(SCALE * z)           (4,)          probability of each object
+The adjective says nothing. In a sentence with two verbs, the other verb
+says nothing about this object either, so each object has to find its own
+verb, and it can only do that by what the words are: drinks go with
+"drank" and "sipped", food with "ate" and "nibbled". The model has no
+position encoding, so it cannot learn "look two words back".
+
+The model (d_model = 4, d_k = 3):
+
+    x = W_e[tokens]                  (n, d_model)  embedding, no position encoding
+    q = x[i] @ W_Q                   (d_k,)        the query of object i
+    k = x @ W_K                      (n, d_k)      one key per word
+    v = tanh(x @ W_V)                (n, 4)        one vote in [-1, 1] per amount
+    z, a = attention(q, k, v)        (4,), (n,)    softmax(q kᵀ / √d_k) v
+    p = softmax(SCALE * z)           (4,)          probability of each amount
 
 Because every vote lies in [-1, 1] and the weights add up to 1, a word can
 pass on only as much of its vote as its weight allows: to predict well, the
-model has to put its attention where the evidence is.
+model has to spend its attention where the evidence is.
 
 Run it to train and print the trained attention weights of "milk".
 """
@@ -37,39 +45,40 @@ import numpy as np
 
 from attention import scaled_dot_product_attention, softmax
 
-# The vocabulary: each kind of word has its own slot in the sentence, and
-# "The" and "the" are different tokens, so a word already tells its position.
-ADJECTIVES = ["black", "white", "brown", "small"]
+ADJECTIVES = ["black", "white"]
 ANIMALS = ["cat", "dog"]
-VERBS = ["drank", "ate"]
-OBJECTS = ["milk", "water", "fish", "meat"]
-VOCAB = ["The", "the", *ADJECTIVES, *ANIMALS, *VERBS, *OBJECTS]
+VERBS = {"drink": ("drank", "sipped"), "food": ("ate", "nibbled")}  # (leaves little, leaves a lot)
+OBJECTS = {"drink": ("milk", "water"), "food": ("fish", "meat")}
+AMOUNTS = ["none", "a little", "most", "all"]  # how much of the object is left
+PAD = "<pad>"  # fills short sentences up to the longest; never attended to
+VOCAB = [PAD, "The", "the", "and", *ADJECTIVES, *ANIMALS,
+         *VERBS["drink"], *VERBS["food"], *OBJECTS["drink"], *OBJECTS["food"]]
 TOKEN = {word: i for i, word in enumerate(VOCAB)}
 SENTENCE = ["The", "black", "cat", "drank", "the", "milk"]
+LONGEST = 10  # "The <adj> <animal> <verb> the <object> and <verb> the <object>"
 
-# How the real object is chosen: the verb picks a pair, and the animal its
-# favourite of the pair (the cat's first, the dog's second) 4 times out of 5.
-PAIRS = {"drank": ("milk", "water"), "ate": ("fish", "meat")}
-P_FAVOURITE = 0.8
+P_GREEDY = 0.9  # how often the dog leaves the smaller amount, and the cat the larger
 
 # Sizes and training settings.
-D_MODEL = 4  # width of an embedding row
-D_K = 3  # width of a Query or Key row
-D_V = len(OBJECTS)  # a Value row holds one vote per object
+D_MODEL = 6  # width of an embedding row
+D_K = 4  # width of a Query or Key row
+D_V = len(AMOUNTS)  # a Value row holds one vote per amount
 SCALE = 3.0  # p = softmax(SCALE * z): how decisive a full vote can be
 N_SENTENCES = 2000
-STEPS = 2000
-LEARNING_RATE = 0.3
-INIT_STD = 0.3
+STEPS = 1500
+LEARNING_RATE = 0.4
+INIT_STD = 0.5
+QK_STD = 0.1
 WATCHED_KEYS = ["drank", "cat", "black"]  # keys whose alignment with milk's query we record
 
 
 class Data(NamedTuple):
-    """The distinct training sentences and how often each was generated."""
+    """One row per object to answer for: its sentence, its position, the answer and its share."""
 
-    tokens: np.ndarray  # (m, 6) token ids; the last slot holds a random object
-    targets: np.ndarray  # (m,) index into OBJECTS of the real object
-    shares: np.ndarray  # (m,) share of the generated sentences, sums to 1
+    tokens: np.ndarray  # (m, LONGEST) token ids, padded with PAD
+    query: np.ndarray  # (m,) position of the object in its sentence
+    targets: np.ndarray  # (m,) index into AMOUNTS of how much is left
+    shares: np.ndarray  # (m,) share of all the generated objects; sums to 1
 
 
 class Run(NamedTuple):
@@ -87,30 +96,41 @@ class Run(NamedTuple):
     scores: np.ndarray  # (STEPS + 1, 3) q_milk · k_w / √d_k for w in WATCHED_KEYS
 
 
-def generate(n=N_SENTENCES, seed=0, p_favourite=P_FAVOURITE):
-    """Generate n sentences; return the distinct ones with their shares.
+def amount_left(verb, animal, rng, p_greedy=None):
+    p_greedy = P_GREEDY if p_greedy is None else p_greedy
+    """Index into AMOUNTS: the verb picks a pair, the animal tips it."""
+    pair = 0 if verb in ("drank", "ate") else 2  # (none, a little) or (most, all)
+    greedy = p_greedy if animal == "dog" else 1 - p_greedy
+    return pair if rng.random() < greedy else pair + 1
 
-    The real object is one of the verb's pair: the animal's favourite with
-    probability p_favourite, the other one otherwise. The word shown in the
-    last slot is an object drawn uniformly at random, right one time in four
-    by chance, so the model cannot copy the answer from it.
+
+def generate(n=None, seed=0, p_greedy=None):
+    n = N_SENTENCES if n is None else n
+    """Generate n sentences of one or two clauses; return one row per distinct object to answer for.
+
+    A sentence names an animal and one or two objects, a drink and a food in
+    either order, each with its own verb. Identical rows are merged, each
+    weighted by how often it came up, which gives the same average loss.
     """
     rng = np.random.default_rng(seed)
     rows = []
     for _ in range(n):
-        adjective = ADJECTIVES[rng.integers(len(ADJECTIVES))]
         animal = ANIMALS[rng.integers(len(ANIMALS))]
-        verb = VERBS[rng.integers(len(VERBS))]
-        favourite = ANIMALS.index(animal)  # 0 for the cat, 1 for the dog
-        pick = favourite if rng.random() < p_favourite else 1 - favourite
-        real = PAIRS[verb][pick]
-        shown = OBJECTS[rng.integers(len(OBJECTS))]
-        words = ["The", adjective, animal, verb, "the", shown]
-        rows.append([TOKEN[w] for w in words] + [OBJECTS.index(real)])
-    # Only a few hundred different sentences exist: train on each once,
-    # weighted by its count. The loss is the same average over all n.
+        words = ["The", ADJECTIVES[rng.integers(2)], animal]
+        kinds = ["drink", "food"] if rng.random() < 0.5 else ["food", "drink"]
+        objects = []
+        for kind in kinds[: rng.integers(1, 3)]:
+            verb = VERBS[kind][rng.integers(2)]
+            words += (["and"] if objects else []) + [verb, "the", OBJECTS[kind][rng.integers(2)]]
+            objects.append((len(words) - 1, amount_left(verb, animal, rng, p_greedy)))
+        # The model cannot see word order, so sentences with the same words are
+        # the same to it: sort each one's words, so that they merge below.
+        order = sorted(range(len(words)), key=lambda i: (TOKEN[words[i]], i))
+        tokens = [TOKEN[words[i]] for i in order] + [TOKEN[PAD]] * (LONGEST - len(words))
+        rows += [tokens + [order.index(position), amount] for position, amount in objects]
     distinct, counts = np.unique(np.array(rows), axis=0, return_counts=True)
-    return Data(distinct[:, :6], distinct[:, 6], counts / n)
+    return Data(distinct[:, :LONGEST], distinct[:, LONGEST], distinct[:, LONGEST + 1],
+                counts / counts.sum())
 
 
 def init_params(seed=0):
@@ -118,26 +138,25 @@ def init_params(seed=0):
     rng = np.random.default_rng(seed)
     return {
         "W_e": rng.normal(0.0, INIT_STD, (len(VOCAB), D_MODEL)),
-        "W_Q": rng.normal(0.0, INIT_STD, (D_MODEL, D_K)),
-        "W_K": rng.normal(0.0, INIT_STD, (D_MODEL, D_K)),
+        "W_Q": rng.normal(0.0, QK_STD, (D_MODEL, D_K)),
+        "W_K": rng.normal(0.0, QK_STD, (D_MODEL, D_K)),
         "W_V": rng.normal(0.0, INIT_STD, (D_MODEL, D_V)),
     }
 
 
-def encode(words):
-    """Token ids of one sentence, as a batch of one.  (1, n)"""
-    return np.array([[TOKEN[w] for w in words]])
-
-
-def forward(params, tokens):
-    """The model on a batch of sentences; returns every intermediate array."""
-    x = params["W_e"][tokens]  # (m, 6, d_model)
-    q = x[:, -1:] @ params["W_Q"]  # (m, 1, d_k): only the last word asks
-    k = x @ params["W_K"]  # (m, 6, d_k)
-    v = np.tanh(x @ params["W_V"])  # (m, 6, d_v)
-    z, a = scaled_dot_product_attention(q, k, v)  # (m, 1, d_v), (m, 1, 6)
-    p = softmax(SCALE * z[:, 0])  # (m, n_objects)
-    return {"x": x, "q": q[:, 0], "k": k, "v": v, "a": a[:, 0], "z": z[:, 0], "p": p}
+def forward(params, tokens, query):
+    """The model on a batch of objects; returns every intermediate array."""
+    m, n = tokens.shape
+    rows = np.arange(m)
+    x = params["W_e"][tokens]  # (m, n, d_model)
+    x_flat = x.reshape(m * n, D_MODEL)  # every word of every row, for the matrix products
+    q = x[rows, query] @ params["W_Q"]  # (m, d_k): each object asks
+    k = (x_flat @ params["W_K"]).reshape(m, n, D_K)  # (m, n, d_k)
+    v = np.tanh(x_flat @ params["W_V"]).reshape(m, n, D_V)  # (m, n, d_v)
+    mask = (tokens != TOKEN[PAD])[:, None, :]  # (m, 1, n): padding is never attended to
+    z, a = scaled_dot_product_attention(q[:, None, :], k, v, mask=mask)  # (m, 1, d_v), (m, 1, n)
+    p = softmax(SCALE * z[:, 0])  # (m, n_amounts)
+    return {"x": x, "q": q, "k": k, "v": v, "a": a[:, 0], "z": z[:, 0], "p": p}
 
 
 def loss_and_grads(params, data):
@@ -146,7 +165,7 @@ def loss_and_grads(params, data):
     The backward pass undoes the forward pass one line at a time, from the
     loss back to the embedding (numbered steps below).
     """
-    f = forward(params, data.tokens)
+    f = forward(params, data.tokens, data.query)
     x, q, k, v, a, p = f["x"], f["q"], f["k"], f["v"], f["a"], f["p"]
     rows = np.arange(len(data.targets))
     loss = -np.sum(data.shares * np.log(p[rows, data.targets]))
@@ -156,37 +175,51 @@ def loss_and_grads(params, data):
     d_logits[rows, data.targets] -= 1.0
     d_z = SCALE * data.shares[:, None] * d_logits  # (m, d_v)
     # 2. z = Σ_j a_j v_j
-    d_a = np.sum(v * d_z[:, None, :], axis=-1)  # (m, 6)
-    d_v = a[:, :, None] * d_z[:, None, :]  # (m, 6, d_v)
-    # 3. a = softmax(s)
-    d_s = a * (d_a - np.sum(a * d_a, axis=-1, keepdims=True))  # (m, 6)
+    d_a = np.einsum("mjd,md->mj", v, d_z)  # (m, n)
+    d_v = a[:, :, None] * d_z[:, None, :]  # (m, n, d_v)
+    # 3. a = softmax(s); padded keys have a = 0, so their gradient is 0
+    d_s = a * (d_a - np.sum(a * d_a, axis=-1, keepdims=True))  # (m, n)
     # 4. s_j = q · k_j / √d_k
-    d_q = np.sum(d_s[:, :, None] * k, axis=1) / np.sqrt(D_K)  # (m, d_k)
-    d_k = d_s[:, :, None] * q[:, None, :] / np.sqrt(D_K)  # (m, 6, d_k)
+    d_q = np.einsum("mj,mjd->md", d_s, k) / np.sqrt(D_K)  # (m, d_k)
+    d_k = d_s[:, :, None] * q[:, None, :] / np.sqrt(D_K)  # (m, n, d_k)
     # 5. v = tanh(x W_V)
-    d_xv = d_v * (1.0 - v**2)  # (m, 6, d_v), gradient of x W_V
-    # 6. q = x_last W_Q, k = x W_K, x W_V
-    x_all = x.reshape(-1, D_MODEL)
+    d_xv = d_v * (1.0 - v**2)  # (m, n, d_v), gradient of x W_V
+    # 6. q = x_query W_Q, k = x W_K, x W_V (every word of every row at once)
+    m, n = data.tokens.shape
+    x_flat = x.reshape(m * n, D_MODEL)
+    d_k, d_xv = d_k.reshape(m * n, D_K), d_xv.reshape(m * n, D_V)
     grads = {
-        "W_Q": x[:, -1].T @ d_q,
-        "W_K": x_all.T @ d_k.reshape(-1, D_K),
-        "W_V": x_all.T @ d_xv.reshape(-1, D_V),
+        "W_Q": x[rows, data.query].T @ d_q,
+        "W_K": x_flat.T @ d_k,
+        "W_V": x_flat.T @ d_xv,
     }
-    d_x = d_k @ params["W_K"].T + d_xv @ params["W_V"].T  # (m, 6, d_model)
-    d_x[:, -1] += d_q @ params["W_Q"].T
+    d_x = d_k @ params["W_K"].T + d_xv @ params["W_V"].T  # (m * n, d_model)
+    d_x[rows * n + data.query] += d_q @ params["W_Q"].T
     # 7. x = W_e[tokens]: each row of W_e collects the gradients of its words
-    grads["W_e"] = np.zeros_like(params["W_e"])
-    np.add.at(grads["W_e"], data.tokens.ravel(), d_x.reshape(-1, D_MODEL))
+    tokens = data.tokens.ravel()
+    grads["W_e"] = np.stack([np.bincount(tokens, d_x[:, c], len(VOCAB)) for c in range(D_MODEL)], axis=1)
     return loss, grads
 
 
-def attention_row(params, words=SENTENCE):
-    """The attention weights of the last word's query over all the words.  (n,)"""
-    return forward(params, encode(words))["a"][0]
+def encode(words):
+    """Token ids of one sentence, as a batch of one.  (1, n)"""
+    return np.array([[TOKEN[w] for w in words]])
+
+
+def attention_row(params, words=SENTENCE, query_word="milk"):
+    """The attention weights of `query_word`'s query over the keys of `words`.  (n,)
+
+    The query word need not be one of the words: `attention_row(params,
+    sentence, "fish")` asks what fish's query would attend to in that sentence.
+    """
+    w_e = params["W_e"]
+    q = w_e[TOKEN[query_word]] @ params["W_Q"]  # (d_k,)
+    k = w_e[[TOKEN[w] for w in words]] @ params["W_K"]  # (n, d_k)
+    return softmax(k @ q / np.sqrt(D_K))
 
 
 def query_and_key(params, query_word, key_word):
-    """The query of one word and the key of another (no position encoding)."""
+    """The query of one word and the key of another (no position encoding: one of each per word)."""
     w_e = params["W_e"]
     return w_e[TOKEN[query_word]] @ params["W_Q"], w_e[TOKEN[key_word]] @ params["W_K"]
 
@@ -201,10 +234,25 @@ def milk_alignment(params):
     return cosines, scores
 
 
+def loss_floor(data):
+    """The lowest training loss any model could reach on `data`.
+
+    Rows that show the same words and ask about the same object can only get
+    one prediction; the best one is the share of each answer among them, and
+    its loss is the entropy of those shares, weighted by how often they occur.
+    """
+    contexts = np.column_stack([data.tokens, data.query])
+    _, group = np.unique(contexts, axis=0, return_inverse=True)
+    group = group.ravel()
+    group_share = np.bincount(group, data.shares)  # how often each context occurs
+    answer_share = data.shares / group_share[group]  # share of this answer within its context
+    return -np.sum(data.shares * np.log(answer_share))
+
+
 @functools.lru_cache(maxsize=None)
-def train(steps=STEPS, seed=0, p_favourite=P_FAVOURITE):
-    """Plain gradient descent on the generated sentences; cached, so it runs once."""
-    data = generate(seed=seed, p_favourite=p_favourite)
+def train(steps=STEPS, seed=0, p_greedy=P_GREEDY):
+    """Plain gradient descent on all the generated sentences at once; cached, so it runs once."""
+    data = generate(seed=seed, p_greedy=p_greedy)
     params = init_params(seed=seed)
     before = {name: w.copy() for name, w in params.items()}
     losses, weights, cosines, scores = [], [], [], []

@@ -1,0 +1,34 @@
+"""Each object finds its own verb: milk's and fish's queries over one sentence.
+
+"The black cat drank the milk and ate the fish" has two verbs. The rows are
+the queries of "milk" and "fish", the columns the keys of the nine words.
+Before training (left) both queries spread their attention evenly. After
+training (right) milk's query goes to "drank" and fish's to "ate", each
+with a share for "cat"; the cells of each object's own verb are outlined.
+The model sees no word order, so this is what the words are, not where.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from plotting import heatmap
+from relevance_training import attention_row, train
+
+WORDS = "The black cat drank the milk and ate the fish".split()
+QUERIES = {"milk": "drank", "fish": "ate"}  # each object and its own verb
+
+
+def draw():
+    run = train()  # trained once per process, then cached
+    own_verbs = [(i, WORDS.index(verb)) for i, verb in enumerate(QUERIES.values())]
+    fig, axes = plt.subplots(1, 2, figsize=(9.5, 2.4), layout="constrained")
+    for ax, (params, title) in zip(axes, [(run.params_before, "before training"),
+                                          (run.params, "after training")]):
+        rows = np.array([attention_row(params, WORDS, query) for query in QUERIES])  # (2, 9)
+        heatmap(ax, rows, list(QUERIES), WORDS, "weight", highlight_cells=own_verbs, title=title)
+        ax.tick_params(axis="x", labelrotation=90)
+    return fig
+
+
+if __name__ == "__main__":
+    draw().savefig("fig_each_object_finds_its_verb.svg")
