@@ -1,7 +1,9 @@
 """The three places where a translation Transformer uses attention.
 
 A simplified encoder-decoder Transformer, drawn with boxes and arrows: the
-encoder reads "The ball is blue", the decoder writes "La bola es azul". The
+encoder reads "The ball is blue"; the decoder writes "La bola es azul",
+reading, in training, the same sentence shifted one place to the right
+behind a start token, and predicting each next word. The
 three attention modules are filled and numbered: (1) self-attention in every
 encoder, source to source; (2) masked self-attention in every decoder,
 target to target; (3) encoder-decoder attention in every decoder, target to
@@ -69,7 +71,7 @@ def draw():
     box(ax, 8, 36, 34, 8, "feed-forward")
 
     # Decoder: target words -> embedding + position -> N decoder layers.
-    ax.text(85, 2, "La bola es azul", ha="center", va="center", fontsize=10, style="italic")
+    ax.text(85, 2, "<start> La bola es", ha="center", va="center", fontsize=10, style="italic")
     arrow(ax, (85, 4.5), (85, 8))
     box(ax, 66, 8, 38, 7, "embedding + position")
     arrow(ax, (85, 15), (85, 22))
@@ -83,7 +85,8 @@ def draw():
     box(ax, 66, 50, 38, 8, "feed-forward")
     arrow(ax, (85, 66), (85, 69))
     box(ax, 66, 69, 38, 7, "linear + softmax")
-    ax.text(106, 72.5, "→ next word", ha="left", va="center", fontsize=10)
+    ax.text(106, 74.5, "→ La bola es azul", ha="left", va="center", fontsize=10, style="italic")
+    ax.text(108, 70.5, "(each next word)", ha="left", va="center", fontsize=9)
 
     # The encoder's output feeds every decoder's encoder-decoder attention.
     ax.plot([25, 25, 54, 54], [52, 58, 58, 40], color=ink(), linewidth=1.2,

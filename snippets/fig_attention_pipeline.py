@@ -13,12 +13,12 @@ from matplotlib.transforms import offset_copy
 
 from attention import scaled_dot_product_attention
 from plotting import heatmap, ink
-from running_example import D_K, SOURCE_WORDS, encoder_input, project
+from running_example import D_K, DIMENSIONS, FEATURES, SOURCE_WORDS, VALUES, encoder_input, project
 
 
 def draw():
-    x = encoder_input(SOURCE_WORDS)  # (n, d_model) = (4, 4)
-    q, k, v = project(x)  # each (n, d_k) = (4, 3)
+    x = encoder_input(SOURCE_WORDS)  # (n, d_model) = (4, 6)
+    q, k, v = project(x)  # (n, d_k), (n, d_k), (n, d_v) = (4, 4), (4, 4), (4, 3)
     z, weights = scaled_dot_product_attention(q, k, v)  # (4, 3) and (4, 4)
     scores = q @ k.T / np.sqrt(D_K)  # (n, n): what softmax is applied to
     blue = SOURCE_WORDS.index("blue")
@@ -29,15 +29,14 @@ def draw():
                               gridspec_kw={"wspace": 0.2})
     axes |= bottom.subplot_mosaic([["s", "w", "z"]], width_ratios=[4, 4, 3],
                                   gridspec_kw={"wspace": 0.3})
-    dims = ["1", "2", "3"]
     panels = [
-        ("x", x, ["1", "2", "3", "4"], "vector", "{:.1f}", "X"),
-        ("q", q, dims, "vector", "{:.1f}", "Q = X·W_Q"),
-        ("k", k, dims, "vector", "{:.1f}", "K = X·W_K"),
-        ("v", v, dims, "vector", "{:.1f}", "V = X·W_V"),
-        ("s", scores, SOURCE_WORDS, "score", "{:.2f}", "scores = Q·Kᵀ/√3"),
+        ("x", x, DIMENSIONS, "vector", "{:.1f}", "X"),
+        ("q", q, FEATURES, "vector", "{:.0f}", "Q = X·W_Q"),
+        ("k", k, FEATURES, "vector", "{:.0f}", "K = X·W_K"),
+        ("v", v, VALUES, "vector", "{:.0f}", "V = X·W_V"),
+        ("s", scores, SOURCE_WORDS, "score", "{:.2f}", f"scores = Q·Kᵀ/√{D_K}"),
         ("w", weights, SOURCE_WORDS, "weight", "{:.2f}", "weights = softmax"),
-        ("z", z, dims, "vector", "{:.2f}", "Z = weights·V"),
+        ("z", z, VALUES, "vector", "{:.2f}", "Z = weights·V"),
     ]
     for name, matrix, col_labels, kind, fmt, title in panels:
         heatmap(axes[name], matrix, SOURCE_WORDS, col_labels, kind, fmt=fmt,

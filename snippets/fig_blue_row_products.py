@@ -10,11 +10,11 @@ agrees where the numbers are largest.
 import matplotlib.pyplot as plt
 
 from plotting import heatmap
-from running_example import D_K, SOURCE_WORDS, source_qkv
+from running_example import FEATURES, SOURCE_WORDS, source_qkv
 
 
 def draw():
-    q, k, _ = source_qkv()  # each (n, d_k) = (4, 3)
+    q, k, _ = source_qkv()  # each (n, d_k) = (4, 4)
     blue, ball = SOURCE_WORDS.index("blue"), SOURCE_WORDS.index("ball")
     products = q[blue][:, None] * k.T  # (d_k, n): component m of q_blue times k_j
     row = products.sum(axis=0)  # (n,) = (q @ k.T)[blue]
@@ -22,15 +22,15 @@ def draw():
     fig, axes = plt.subplot_mosaic([[".", "kt"], ["q", "products"], [".", "row"]],
                                    figsize=(6, 6.4), width_ratios=[1, 4],
                                    height_ratios=[3, 3, 1], layout="constrained")
-    dims = [str(m + 1) for m in range(D_K)]
-    heatmap(axes["kt"], k.T, dims, SOURCE_WORDS, "vector", fmt="{:.1f}",
-            title="Kᵀ: one column per key", row_title="component")
-    heatmap(axes["q"], q[blue][:, None], dims, ["q_blue"], "vector", fmt="{:.1f}",
-            row_title="component")
-    heatmap(axes["products"], products, dims, [""] * len(SOURCE_WORDS), "score",
+    dims = FEATURES
+    heatmap(axes["kt"], k.T, dims, SOURCE_WORDS, "vector", fmt="{:.0f}",
+            title="Kᵀ: one column per key (is a …)")
+    heatmap(axes["q"], q[blue][:, None], dims, ["q_blue"], "vector", fmt="{:.0f}",
+            row_title="wants a …")
+    heatmap(axes["products"], products, dims, [""] * len(SOURCE_WORDS), "score", fmt="{:.0f}",
             title="q_blue × k, component by component",
-            highlight_cells=[(m, ball) for m in range(D_K)])
-    heatmap(axes["row"], row[None], ["blue"], [""] * len(SOURCE_WORDS), "score",
+            highlight_cells=[(m, ball) for m in range(len(FEATURES))])
+    heatmap(axes["row"], row[None], ["blue"], [""] * len(SOURCE_WORDS), "score", fmt="{:.0f}",
             highlight_cells=[(0, ball)], title="column sums = row of blue in Q·Kᵀ")
     axes["q"].set_anchor("E")  # next to the products it multiplies
 

@@ -14,7 +14,7 @@ from running_example import D_K, TARGET_WORDS, target_qkv
 
 
 def draw():
-    q, k, _ = target_qkv()  # each (4, 3): queries and keys both from the target
+    q, k, _ = target_qkv()  # each (4, 4): queries and keys both from the target
     scores = q @ k.T / np.sqrt(D_K)  # (n_target, n_target) = (4, 4)
     n = len(TARGET_WORDS)
     later = [(i, j) for i in range(n) for j in range(n) if j > i]  # key after query

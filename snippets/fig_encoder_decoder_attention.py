@@ -15,7 +15,7 @@ from running_example import D_K, SOURCE_WORDS, TARGET_WORDS, cross_qkv
 
 
 def draw():
-    q, k, v = cross_qkv(TARGET_WORDS, SOURCE_WORDS)  # q (4, 3) from the target; k, v (4, 3) from the source
+    q, k, v = cross_qkv(TARGET_WORDS, SOURCE_WORDS)  # q (4, 4) from the target; k (4, 4), v (4, 3) from the source
     scores = q @ k.T / np.sqrt(D_K)  # (n_target, n_source)
     _, weights = scaled_dot_product_attention(q, k, v)  # (n_target, n_source)
     azul = TARGET_WORDS.index("azul")

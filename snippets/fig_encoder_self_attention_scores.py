@@ -15,7 +15,7 @@ from running_example import D_K, SOURCE_WORDS, source_qkv
 
 
 def draw():
-    q, k, v = source_qkv()  # each (4, 3): queries, keys and values all from the source
+    q, k, v = source_qkv()  # (4, 4), (4, 4), (4, 3): all from the source
     scores = q @ k.T / np.sqrt(D_K)  # (n_source, n_source) = (4, 4)
     _, weights = scaled_dot_product_attention(q, k, v)  # (4, 4)
     blue = SOURCE_WORDS.index("blue")

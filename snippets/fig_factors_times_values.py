@@ -9,7 +9,7 @@ out here, as in the article at this step, so the outputs are large.
 import matplotlib.pyplot as plt
 
 from plotting import heatmap
-from running_example import D_V, SOURCE_WORDS, source_qkv
+from running_example import SOURCE_WORDS, VALUES, source_qkv
 
 
 def draw():
@@ -17,16 +17,17 @@ def draw():
     factors = q @ k.T  # (n, n)
     raw_output = factors @ v  # (n, d_v): one row per query word
     blue = SOURCE_WORDS.index("blue")
-    dims = [str(i + 1) for i in range(D_V)]
 
     fig, axes = plt.subplots(1, 3, figsize=(8.5, 3.2), width_ratios=[4, 3, 3],
                              layout="constrained")
     fig.get_layout_engine().set(h_pad=0.1, w_pad=0.15)
     heatmap(axes[0], factors, SOURCE_WORDS, SOURCE_WORDS, "score",
-            highlight_rows=[blue], title="QKᵀ (factor matrix)")
-    heatmap(axes[1], v, SOURCE_WORDS, dims, "vector", fmt="{:.1f}", title="V")
-    heatmap(axes[2], raw_output, SOURCE_WORDS, dims, "vector",
+            highlight_rows=[blue], fmt="{:.0f}", title="QKᵀ (factor matrix)")
+    heatmap(axes[1], v, SOURCE_WORDS, VALUES, "vector", fmt="{:.0f}", title="V")
+    heatmap(axes[2], raw_output, SOURCE_WORDS, VALUES, "vector", fmt="{:.0f}",
             highlight_rows=[blue], title="(QKᵀ) V")
+    for ax in axes[1:]:
+        ax.tick_params(axis="x", labelrotation=90)
     for left, sign in [(axes[0], "×"), (axes[1], "=")]:
         left.annotate(sign, xy=(1.0, 0.5), xycoords="axes fraction", xytext=(16, 0),
                       textcoords="offset points", ha="center", va="center", fontsize=16)

@@ -16,7 +16,7 @@ from running_example import D_K, TARGET_WORDS, target_qkv
 
 
 def draw():
-    q, k, v = target_qkv()  # each (4, 3)
+    q, k, v = target_qkv()  # (4, 4), (4, 4), (4, 3)
     n = len(TARGET_WORDS)
     mask = np.tril(np.ones((n, n), dtype=bool))  # True = may attend: key j <= query i
     scores = q @ k.T / np.sqrt(D_K)  # (4, 4), before masking

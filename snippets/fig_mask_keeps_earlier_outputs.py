@@ -1,35 +1,38 @@
-"""Change the last target word: with the look-ahead mask, earlier outputs stay put.
+"""A later word cannot reach an earlier output: with the look-ahead mask, the prefix gives the same rows.
 
-"La bola es azul" becomes "La bola es roja". Each panel shows how much every
-row of the attention output Z of decoder self-attention moves (Z for "roja"
-minus Z for "azul"). With the look-ahead mask (left) the rows of "La",
-"bola" and "es" do not move at all; without it (right) every row moves. The
-earlier words are outlined.
+The decoder reads "La bola es azul" during training, but when it writes the
+sentence it has only "La bola es" at the moment it chooses the fourth word.
+Each panel shows, for the three words they share, how far each row of the
+attention output Z moves between the two: the largest change of any entry
+of the row. With the look-ahead mask (left) no row moves; without it
+(right) the rows change when "azul" is added after them.
 """
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.patches import Rectangle
 
 from attention import scaled_dot_product_attention
-from plotting import HIGHLIGHT, heatmap
-from running_example import D_V, TARGET_WORDS, target_qkv
+from plotting import heatmap
+from running_example import TARGET_WORDS, target_qkv
+
+
+def look_ahead_mask(n):
+    """True on and below the diagonal: query i may attend to keys 0..i.  (n, n)"""
+    return np.tril(np.ones((n, n), dtype=bool))
 
 
 def draw():
-    changed = TARGET_WORDS[:-1] + ["roja"]  # La bola es roja
-    n = len(TARGET_WORDS)
-    mask = np.tril(np.ones((n, n), dtype=bool))  # look-ahead mask
-    rows = TARGET_WORDS[:-1] + ["azul→roja"]
-    dims = [str(i + 1) for i in range(D_V)]
-
-    fig, axes = plt.subplots(1, 2, figsize=(6.8, 3.3), layout="constrained")
-    for ax, use_mask, title in [(axes[0], mask, "with mask"), (axes[1], None, "without mask")]:
-        z, _ = scaled_dot_product_attention(*target_qkv(TARGET_WORDS), mask=use_mask)  # (4, 3)
-        z_changed, _ = scaled_dot_product_attention(*target_qkv(changed), mask=use_mask)
-        heatmap(ax, z_changed - z, rows, dims, "vector", title=f"{title}: change in Z")
-        ax.add_patch(Rectangle((-0.5, -0.5), D_V, n - 1, fill=False, edgecolor=HIGHLIGHT,
-                               linewidth=3, clip_on=False))  # the earlier words
+    prefix = TARGET_WORDS[:-1]  # what the decoder has when it chooses "azul"
+    n = len(prefix)
+    fig, axes = plt.subplots(1, 2, figsize=(5.2, 2.9), layout="constrained")
+    for ax, masked, title in [(axes[0], True, "with the mask"), (axes[1], False, "without")]:
+        z_full, _ = scaled_dot_product_attention(
+            *target_qkv(TARGET_WORDS), mask=look_ahead_mask(4) if masked else None)  # (4, d_v)
+        z_prefix, _ = scaled_dot_product_attention(
+            *target_qkv(prefix), mask=look_ahead_mask(n) if masked else None)  # (3, d_v)
+        change = np.abs(z_full[:n] - z_prefix).max(axis=1, keepdims=True)  # (3, 1)
+        heatmap(ax, change, prefix, ["largest change"], "vector", highlight_rows=range(n),
+                title=title)
     return fig
 
 

@@ -14,6 +14,9 @@ from plotting import HIGHLIGHT, heatmap, ink
 from running_example import SOURCE_WORDS, source_qkv
 
 
+LINE_WIDTH = 10  # points for a weight of 1: a line's width is proportional to its weight
+
+
 def draw():
     q, k, v = source_qkv()  # (n, d_k), (n, d_k), (n, d_v)
     _, weights = scaled_dot_product_attention(q, k, v)  # (n, n)
@@ -32,7 +35,7 @@ def draw():
     top = (n - 1) / 2, 1.0
     for j, (word, weight) in enumerate(zip(SOURCE_WORDS, weights[blue])):
         left.plot([top[0], j], [top[1] - 0.1, 0.1], color=ink(),
-                  linewidth=0.6 + 9 * weight, solid_capstyle="round")
+                  linewidth=LINE_WIDTH * weight, solid_capstyle="round")  # 0 draws nothing
         left.text(j, 0.0, word, ha="center", va="center", fontsize=11, bbox=box)
         left.text(j, -0.32, f"{weight:.2f}", ha="center", va="center", fontsize=10)
     left.text(*top, "blue", ha="center", va="center", fontsize=12, weight="bold",

@@ -1,14 +1,14 @@
 """One cell of QKᵀ worked out by hand: q_blue · k_ball.
 
 Multiply the query row of "blue" and the key row of "ball" component by
-component, then add the three products: the sum is cell (blue, ball) of the
+component, then add the four products: the sum is cell (blue, ball) of the
 factor matrix, outlined in blue's row on the right.
 """
 
 import matplotlib.pyplot as plt
 
 from plotting import heatmap
-from running_example import D_K, SOURCE_WORDS, source_qkv
+from running_example import FEATURES, SOURCE_WORDS, source_qkv
 
 
 def draw():
@@ -17,20 +17,21 @@ def draw():
     products = q[blue] * k[ball]  # (d_k,): one term of the dot product per dimension
     total = products.sum()  # = (q @ k.T)[blue, ball]
     blue_row = (q @ k.T)[blue]  # (n,): blue's query against every key
-    dims = [str(i + 1) for i in range(D_K)]
+    dims = FEATURES
 
     fig, axes = plt.subplots(3, 3, figsize=(8.5, 3.5), width_ratios=[3, 1, 4],
                              layout="constrained")
     fig.get_layout_engine().set(h_pad=0.08, w_pad=0.2)
     for ax in axes[:2, 1:].flat:
         ax.set_axis_off()
-    heatmap(axes[0, 0], q[[blue]], ["$q_\\mathrm{blue}$"], dims, "vector", fmt="{:.1f}")
-    heatmap(axes[1, 0], k[[ball]], ["$k_\\mathrm{ball}$"], [], "vector", fmt="{:.1f}")
-    heatmap(axes[2, 0], products[None], ["product"], [], "score")
-    heatmap(axes[2, 1], [[total]], [""], ["sum"], "score", highlight_cells=[(0, 0)])
-    heatmap(axes[2, 2], blue_row[None], ["blue"], SOURCE_WORDS, "score",
+    heatmap(axes[0, 0], q[[blue]], ["$q_\\mathrm{blue}$"], dims, "vector", fmt="{:.0f}")
+    heatmap(axes[1, 0], k[[ball]], ["$k_\\mathrm{ball}$"], [], "vector", fmt="{:.0f}")
+    heatmap(axes[2, 0], products[None], ["product"], [], "score", fmt="{:.0f}")
+    heatmap(axes[2, 1], [[total]], [""], ["sum"], "score", fmt="{:.0f}", highlight_cells=[(0, 0)])
+    heatmap(axes[2, 2], blue_row[None], ["blue"], SOURCE_WORDS, "score", fmt="{:.0f}",
             highlight_cells=[(0, ball)], title="row of blue in QKᵀ")
-    axes[0, 0].set_title("component by component", pad=22)
+    axes[0, 0].tick_params(axis="x", labelrotation=90)
+    axes[0, 0].set_title("component by component")
 
     ink_text = dict(ha="center", va="center", fontsize=15, xycoords="axes fraction",
                     textcoords="offset points")
@@ -39,10 +40,10 @@ def draw():
     axes[2, 0].annotate("→ add →", xy=(1.0, 0.5), xytext=(26, 0), **dict(ink_text, fontsize=10))
     axes[2, 1].annotate("→", xy=(1.0, 0.5), xytext=(16, 0), **ink_text)
 
-    terms = " + ".join(f"({a:.1f})({b:.1f})" for a, b in zip(q[blue], k[ball]))
-    sums = " + ".join(f"{p:.2f}" for p in products).replace("+ -", "− ")
+    terms = " + ".join(f"({a:g})({b:g})" for a, b in zip(q[blue], k[ball])).replace("-", "−")
+    sums = " + ".join(f"{p + 0:g}" for p in products).replace("+ -", "− ")
     axes[1, 2].text(0.5, 0.6, f"$q_\\mathrm{{blue}} \\cdot k_\\mathrm{{ball}}$ = {terms}\n"
-                    f"= {sums}\n= {total:.2f}", ha="center", va="center", fontsize=11,
+                    f"= {sums}\n= {total:g}", ha="center", va="center", fontsize=11,
                     linespacing=1.6, transform=axes[1, 2].transAxes)
     return fig
 

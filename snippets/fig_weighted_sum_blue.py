@@ -12,14 +12,13 @@ import matplotlib.pyplot as plt
 
 from attention import scaled_dot_product_attention
 from plotting import heatmap
-from running_example import D_V, SOURCE_WORDS, source_qkv
+from running_example import SOURCE_WORDS, VALUES, source_qkv
 
 
 def draw():
     q, k, v = source_qkv()  # (n, d_k), (n, d_k), (n, d_v)
     _, weights = scaled_dot_product_attention(q, k, v)  # weights (n, n)
     blue = SOURCE_WORDS.index("blue")
-    dims = [str(i + 1) for i in range(D_V)]
     cases = [("factors", (q @ k.T)[blue], "score", "blue's row of (QKᵀ)V"),
              ("weights", weights[blue], "weight", "blue's attention output")]
 
@@ -31,7 +30,7 @@ def draw():
         heatmap(axes[0, col], row[None], ["blue"], SOURCE_WORDS, kind,
                 highlight_rows=[0], title=f"blue's {name}")
         labels = [f"${f:.2f} \\times v_\\mathrm{{{word}}}$" for f, word in zip(row, SOURCE_WORDS)]
-        heatmap(axes[1, col], scaled.round(2) + 0.0, labels, dims, "vector")  # + 0.0: no "-0.00"
+        heatmap(axes[1, col], scaled.round(2) + 0.0, labels, VALUES, "vector")  # + 0.0: no "-0.00"
         heatmap(axes[2, col], scaled.sum(axis=0)[None], ["sum"], [], "vector",
                 highlight_rows=[0], title=f"= {result}")
         axes[1, col].set_title("each Value row, scaled", pad=22)

@@ -1,29 +1,31 @@
-"""Each word becomes one row of X, and one row of Q, K and V.
+"""From words to rows: X, then Q, K and V for "The ball is blue".
 
-"The ball is blue": embedding plus position encoding gives X (one row per
-word); the three linear layers turn X into Q, K and V. The row of "blue" is
-outlined in every matrix: it stays the same word all the way through.
+X is each word's embedding plus its position encoding: four named features
+(thing, colour, article, verb) and two columns of position. The three linear
+layers turn X into a query (how much the word wants a word of each kind), a
+key (how much it is of each kind) and a value (what it hands over). Each row
+belongs to one word; the row of "blue" is outlined throughout.
 """
 
 import matplotlib.pyplot as plt
 
 from plotting import heatmap
-from running_example import SOURCE_WORDS, encoder_input, project
+from running_example import DIMENSIONS, FEATURES, SOURCE_WORDS, VALUES, encoder_input, project
 
 
 def draw():
-    x = encoder_input(SOURCE_WORDS)  # (n, d_model) = (4, 4)
-    q, k, v = project(x)  # each (n, d_k) = (4, 3)
+    x = encoder_input(SOURCE_WORDS)  # (n, d_model) = (4, 6)
+    q, k, v = project(x)  # (4, 4), (4, 4), (4, 3)
     blue = SOURCE_WORDS.index("blue")
 
-    fig, axes = plt.subplots(1, 4, figsize=(8.5, 2.8), width_ratios=[4, 3, 3, 3],
+    fig, axes = plt.subplots(1, 4, figsize=(9.5, 3.4), width_ratios=[6, 4, 4, 3],
                              layout="constrained")
-    panels = [(x, "X = embedding + position"), (q, "Q = X · W_Q"),
-              (k, "K = X · W_K"), (v, "V = X · W_V")]
-    for ax, (matrix, title) in zip(axes, panels):
-        dims = [str(i + 1) for i in range(matrix.shape[1])]
-        heatmap(ax, matrix, SOURCE_WORDS, dims, "vector", fmt="{:.1f}",
+    panels = [(x, DIMENSIONS, "X\nembedding + position"), (q, FEATURES, "Q = X·W_Q\nwants a …"),
+              (k, FEATURES, "K = X·W_K\nis a …"), (v, VALUES, "V = X·W_V\nhands over")]
+    for ax, (matrix, columns, title) in zip(axes, panels):
+        heatmap(ax, matrix, SOURCE_WORDS, columns, "vector", fmt="{:.1f}",
                 highlight_rows=[blue], title=title)
+        ax.tick_params(axis="x", labelrotation=90)
     return fig
 
 

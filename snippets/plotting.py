@@ -64,7 +64,7 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
     -------
     matplotlib.image.AxesImage
     """
-    data = np.asarray(data, dtype=float)
+    data = np.asarray(data, dtype=float) + 0.0  # + 0.0 turns -0.0 into 0.0: no "-0" in a cell
     scale = SCALES[kind]
     image = ax.imshow(data, aspect="equal", **scale)
     n_rows, n_cols = data.shape

@@ -1,37 +1,104 @@
 """The running example of the site: "The ball is blue" / "La bola es azul" and its toy vectors.
 
-Every chapter uses these numbers, so the "blue" row you meet on one page is
-the same row on the next. The sizes are tiny on purpose, so that any cell can
-be checked by hand:
+Every chapter uses these numbers, so the row of "blue" you meet on one page
+is the same row on the next. Every number is chosen by hand so that it can be
+read, not only computed: each column of an embedding has a name, and each
+weight says what one kind of word looks for.
 
-    d_model = 4   width of a word's embedding (and of its position encoding)
-    d_k = 3       width of a Query or Key row
-    d_v = 3       width of a Value row
+    d_model = 6   width of a word's row in X: four named features and two
+                  columns of position encoding
+    d_k = 4       width of a Query or Key row: one entry per feature
+    d_v = 3       width of a Value row: what a word hands over
 
-The "learned" parameters below are made up: one decimal for the embeddings,
--1, 0 or 1 for the weight matrices. In a real Transformer they come from
-training, and d_model is 512 or more.
+In a trained Transformer nobody names the columns: d_model is 512 in the
+original paper, the embeddings and weights are learned, and the position
+encoding is added to all 512 columns rather than kept in two of its own.
 """
 
 import numpy as np
 
 SOURCE_WORDS = ["The", "ball", "is", "blue"]
-D_MODEL = 4
-D_K = 3
-D_V = 3
+TARGET_WORDS = ["La", "bola", "es", "azul"]
+# A longer translation, "the ball is of (the) colour blue": 6 target words
+# against 4 source words, so encoder-decoder attention is a 6 x 4 matrix.
+LONG_TARGET_WORDS = ["La", "bola", "es", "de", "color", "azul"]
 
-# W_e: one learned embedding row per word of the vocabulary.  (vocab, d_model)
+FEATURES = ["thing", "colour", "article", "verb"]  # what kind of word it is
+POSITION = ["sin(pos)", "cos(pos)"]  # where it stands
+DIMENSIONS = FEATURES + POSITION  # the columns of X
+# A column of Q says how much a word wants a word of that kind; the same
+# column of K says how much a word is of that kind.
+VALUES = ["thing", "colour", "function"]  # the columns of V: what a word hands over
+D_MODEL = len(DIMENSIONS)
+D_K = len(FEATURES)
+D_V = len(VALUES)
+
+# W_e: one embedding row per word, the four features only (the position
+# columns are 0 until the position encoding is added). One table serves both
+# languages, as in the original Transformer, which shares its embeddings
+# between source and target.  (vocab, d_model)
 EMBEDDINGS = {
-    "The": [-0.8, 0.8, 0.6, -0.9],
-    "ball": [0.9, -0.2, 0.3, 0.4],
-    "is": [-0.8, 0.7, 0.5, -0.2],
-    "blue": [-0.1, 0.8, 0.4, 0.4],
+    #          thing colour article verb  sin  cos
+    "The":    [0,    0,     1,      0,    0,   0],
+    "ball":   [1,    0,     0,      0,    0,   0],
+    "is":     [0,    0,     0,      1,    0,   0],
+    "blue":   [0,    1,     0,      0,    0,   0],
+    "La":     [0,    0,     1,      0,    0,   0],
+    "bola":   [1,    0,     0,      0,    0,   0],
+    "es":     [0,    0,     0,      1,    0,   0],
+    "azul":   [0,    1,     0,      0,    0,   0],
+    "de":     [0,    0,     0,      0,    0,   0],  # "of": none of the four kinds
+    "color":  [1,    1,     0,      0,    0,   0],  # "colour", a thing that is about colour
 }
 
-# The three linear layers of the attention module.  (d_model, d_k or d_v)
-W_Q = np.array([[-1, 0, 1], [1, 0, 1], [-1, 0, -1], [0, 1, -1]], dtype=float)
-W_K = np.array([[0, 0, -1], [1, -1, 0], [0, 1, -1], [0, 1, 0]], dtype=float)
-W_V = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, -1, 1]], dtype=float)
+# The three linear layers of self-attention.  (d_model, d_k or d_v)
+# W_Q: what a word of each kind looks for. A thing wants its colour; a colour
+# wants the thing it describes and turns away from articles and verbs; an
+# article wants its thing; a verb wants both the thing and its colour.
+W_Q = np.array([
+    # wants: thing colour article verb
+    [0, 3, 0, 0],     # thing
+    [4, 0, -2, -2],   # colour
+    [4, 0, 0, 0],     # article
+    [2, 2, 0, 0],     # verb
+    [0, 0, 0, 0],     # sin(pos)
+    [0, 0, 0, 0],     # cos(pos)
+], dtype=float)
+# W_K: a key says what kind of word it belongs to: "is a thing", ...
+W_K = np.array([
+    # is a: thing colour article verb
+    [1, 0, 0, 0],
+    [0, 1, 0, 0],
+    [0, 0, 1, 0],
+    [0, 0, 0, 1],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+], dtype=float)
+# W_V: what a word hands over when it is attended to: that it is a thing, a
+# colour, or a function word (an article and a verb hand over the same).
+W_V = np.array([
+    # thing colour function
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+    [0, 0, 1],
+    [0, 0, 0],
+    [0, 0, 0],
+], dtype=float)
+# The position columns get zero weight in all three: in this toy, attention
+# looks at what the words are, not where they stand.
+
+# The Query layer of encoder-decoder attention: a target word looks for the
+# source word of its own kind.  (d_model, d_k)
+W_Q_CROSS = np.array([
+    # wants: thing colour article verb
+    [4, 0, 0, 0],
+    [0, 4, 0, 0],
+    [0, 0, 4, 0],
+    [0, 0, 0, 4],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+], dtype=float)
 
 
 def embed(words):
@@ -40,22 +107,21 @@ def embed(words):
 
 
 def position_encoding(n, d_model=D_MODEL):
-    """Sinusoidal position encoding, rounded to one decimal.  Returns (n, d_model).
+    """Sinusoidal position encoding in the last two columns, rounded to one decimal.  (n, d_model)
 
-    Even columns hold sin(pos / 10000**(2i/d_model)), odd columns the cosine.
-    The rounding keeps the toy numbers easy to add by hand.
+    Position pos gets sin(pos) and cos(pos): the first pair of the original
+    Transformer's encoding, whose frequency is 1. The other columns stay 0.
     """
-    pos = np.arange(n)[:, None]  # (n, 1)
-    freq = 10000.0 ** (-np.arange(0, d_model, 2) / d_model)  # (d_model/2,)
+    pos = np.arange(n)  # (n,)
     pe = np.zeros((n, d_model))
-    pe[:, 0::2] = np.sin(pos * freq)
-    pe[:, 1::2] = np.cos(pos * freq)
+    pe[:, -2] = np.sin(pos)
+    pe[:, -1] = np.cos(pos)
     return np.round(pe, 1)
 
 
 def encoder_input(words):
-    """Embedding plus position encoding: the rows that enter attention.  (n, d_model)"""
-    return np.round(embed(words) + position_encoding(len(words)), 1)
+    """Embedding plus position encoding: the rows X that enter attention.  (n, d_model)"""
+    return embed(words) + position_encoding(len(words))
 
 
 def project(x):
@@ -66,58 +132,21 @@ def project(x):
     return x @ W_Q, x @ W_K, x @ W_V
 
 
-def source_qkv():
-    """Q, K and V for "The ball is blue", one row per word."""
-    return project(encoder_input(SOURCE_WORDS))
-
-
-# ---------------------------------------------------------------------------
-# The target side: "La bola es azul", read by the decoder.
-#
-# Made up in the same style as above (one decimal for the embeddings, -1, 0
-# or 1 for the weights). The values come from a small seeded random search,
-# written out here: in encoder-decoder attention they make "azul" attend most
-# to "blue" and "bola" to "ball", in both translations below.
-
-TARGET_WORDS = ["La", "bola", "es", "azul"]
-
-# A longer translation of the same source sentence, "the ball is of the colour
-# blue": 6 target words against 4 source words, so encoder-decoder attention
-# between them is a 6 x 4 matrix.
-LONG_TARGET_WORDS = ["La", "bola", "es", "de", "color", "azul"]
-
-# The decoder's own embedding table, for the target vocabulary.  (vocab, d_model)
-# "roja" (red) lets a page swap the last word: "La bola es roja".
-TARGET_EMBEDDINGS = {
-    "La": [-0.5, 0.6, -0.3, 0.6],
-    "bola": [0.9, -0.2, -0.6, -0.5],
-    "es": [-0.7, 0.4, -0.7, 0.2],
-    "azul": [-0.7, -0.8, -0.4, -0.7],
-    "de": [0.8, -0.6, 0.7, -0.2],
-    "color": [-0.5, 0.6, -0.7, -0.2],
-    "roja": [0.2, 0.6, 0.3, 0.2],
-}
-
-# The Query layer of encoder-decoder attention: it turns the decoder's rows
-# into queries that are compared with the source's keys.  (d_model, d_k)
-W_Q_CROSS = np.array([[0, 0, -1], [0, -1, -1], [0, -1, 0], [1, 1, 1]], dtype=float)
-
-
-def embed_target(words):
-    """Look up each target word in the decoder's embedding table.  Returns (n, d_model)."""
-    return np.array([TARGET_EMBEDDINGS[w] for w in words], dtype=float)
+def source_qkv(words=SOURCE_WORDS):
+    """Q, K and V of encoder self-attention, one row per source word."""
+    return project(encoder_input(words))
 
 
 def decoder_input(words):
-    """Target embedding plus position encoding: the rows the decoder starts from.  (n, d_model)"""
-    return np.round(embed_target(words) + position_encoding(len(words)), 1)
+    """The decoder's rows: the same embedding table and position encoding.  (n, d_model)"""
+    return encoder_input(words)
 
 
 def target_qkv(words=TARGET_WORDS):
     """Q, K and V of decoder self-attention, one row per target word.
 
-    To keep the toy small, the decoder's self-attention reuses W_Q, W_K and
-    W_V; in a trained Transformer every attention module has its own.
+    To keep the toy small, decoder self-attention reuses W_Q, W_K and W_V;
+    in a real Transformer every attention module has weights of its own.
     Returns q (n, d_k), k (n, d_k) and v (n, d_v).
     """
     return project(decoder_input(words))
@@ -127,9 +156,9 @@ def cross_qkv(target_words=TARGET_WORDS, source_words=SOURCE_WORDS):
     """Q, K and V of encoder-decoder attention: queries from the target,
     keys and values from the source.
 
-    The queries are the target rows times W_Q_CROSS; the keys and values are
-    the source's K and V rows from `source_qkv` (a full model computes them
-    from the last encoder's output, with weights of their own).
+    The queries are the target rows times W_Q_CROSS. The keys and values are
+    made from the source rows X with W_K and W_V; a real decoder layer makes
+    them from the output of the last encoder, with a W_K and W_V of its own.
     Returns q (n_target, d_k), k (n_source, d_k) and v (n_source, d_v).
     """
     q = decoder_input(target_words) @ W_Q_CROSS  # (n_target, d_k)

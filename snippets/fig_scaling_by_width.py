@@ -1,0 +1,72 @@
+"""Why attention divides by √d_k: random queries and keys at widths from 3 to 512.
+
+For each width d_k, draw a query and 10 keys whose entries are independent
+with mean 0 and variance 1, many times over, and look at one softmax row:
+
+- the spread (standard deviation) of the dot products q · k, which grows like √d_k;
+- the largest of the 10 weights, which goes to 1 without scaling;
+- how strongly that weight still responds to its own score, ∂w/∂s = w(1 − w),
+  which goes to 0 without scaling: a saturated softmax passes back almost no gradient.
+
+Dividing by √d_k keeps all three where they are at d_k = 1, whatever the width.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from attention import softmax
+
+WIDTHS = [3, 8, 16, 32, 64, 128, 256, 512]
+ORIGINAL = 64  # d_k of the original Transformer: d_model / h = 512 / 8
+N_KEYS = 10
+TRIALS = 1000
+
+
+def random_scores(d_k, n_keys=N_KEYS, trials=TRIALS, seed=0):
+    """q · k for random unit-variance queries and keys.  Returns (trials, n_keys)."""
+    rng = np.random.default_rng(seed)
+    q = rng.standard_normal((trials, 1, d_k))  # one query per trial
+    k = rng.standard_normal((trials, n_keys, d_k))  # n_keys keys per trial
+    return np.sum(q * k, axis=-1)
+
+
+def softmax_row_statistics(d_k, scaled):
+    """Spread of the scores, mean largest weight and mean w(1 − w) of that weight."""
+    scores = random_scores(d_k)  # (trials, n_keys)
+    if scaled:
+        scores = scores / np.sqrt(d_k)
+    top = softmax(scores, axis=-1).max(axis=-1)  # (trials,)
+    return scores.std(), top.mean(), np.mean(top * (1 - top))
+
+
+def draw():
+    stats = {scaled: np.array([softmax_row_statistics(d, scaled) for d in WIDTHS])
+             for scaled in (False, True)}  # (len(WIDTHS), 3) each
+    fig, axes = plt.subplots(1, 3, figsize=(9.5, 3.2), layout="constrained")
+    styles = {False: dict(color="#d9480f", marker="o", label="q·k, unscaled"),
+              True: dict(color="#1971c2", marker="s", label="q·k / √d_k")}
+    titles = ["spread of the scores", "largest weight in the row", "its gradient w(1 − w)"]
+    for column, (ax, title) in enumerate(zip(axes, titles)):
+        for scaled, style in styles.items():
+            ax.plot(WIDTHS, stats[scaled][:, column], **style)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(WIDTHS, labels=[str(d) for d in WIDTHS], fontsize=8)
+        ax.set_xlabel("d_k")
+        ax.set_title(title)
+    axes[0].plot(WIDTHS, np.sqrt(WIDTHS), color=plt.rcParams["text.color"],
+                 linestyle=":", label="√d_k")
+    axes[0].set_yscale("log", base=2)
+    axes[0].set_yticks([1, 2, 4, 8, 16], labels=["1", "2", "4", "8", "16"])
+    for ax in axes:  # the width the original Transformer uses
+        ax.axvline(ORIGINAL, color=plt.rcParams["text.color"], linewidth=0.8, alpha=0.5)
+    axes[1].set_ylim(0, 1.02)
+    axes[1].axhline(1 / N_KEYS, color=plt.rcParams["text.color"], linestyle=":", linewidth=1)
+    axes[1].annotate(f"1/{N_KEYS}: all keys equal", xy=(WIDTHS[-1], 1 / N_KEYS), xytext=(0, 4),
+                     textcoords="offset points", ha="right", fontsize=8)
+    axes[2].set_ylim(0, 0.26)
+    axes[0].legend(fontsize=8, frameon=False)
+    return fig
+
+
+if __name__ == "__main__":
+    draw().savefig("fig_scaling_by_width.svg")
