@@ -19,27 +19,42 @@ def decoder_self_attention(x, mask):
     return scaled_dot_product_attention(*ex.project(x), mask=mask)
 
 
-# --- the appended running example keeps the toy style --------------------------------
+# --- the running example keeps the toy style -------------------------------------
 
-def test_target_vectors_are_toy_sized_and_hand_checkable():
-    for word, row in ex.TARGET_EMBEDDINGS.items():
-        assert len(row) == ex.D_MODEL, word
-        assert np.allclose(np.round(row, 1), row) and np.all(np.abs(row) < 1), word
-    assert ex.W_Q_CROSS.shape == (ex.D_MODEL, ex.D_K)
-    assert set(np.unique(ex.W_Q_CROSS)) <= {-1.0, 0.0, 1.0}
-    assert set(ex.TARGET_WORDS) <= set(ex.TARGET_EMBEDDINGS)
-    assert set(ex.LONG_TARGET_WORDS) <= set(ex.TARGET_EMBEDDINGS)
-    assert len(ex.LONG_TARGET_WORDS) != len(ex.SOURCE_WORDS)
+def test_one_embedding_table_serves_both_languages_with_named_features():
+    assert ex.D_MODEL <= 6 and ex.D_K <= 4
+    assert ex.DIMENSIONS == ex.FEATURES + ex.POSITION
+    for word in ex.SOURCE_WORDS + ex.LONG_TARGET_WORDS:
+        row = ex.EMBEDDINGS[word]
+        assert len(row) == ex.D_MODEL and set(row) <= {0, 1}, word
+        assert row[-2:] == [0, 0], word  # position columns are filled by the position encoding
+    for english, spanish in zip(ex.SOURCE_WORDS, ex.TARGET_WORDS):  # a word and its translation
+        assert ex.EMBEDDINGS[english] == ex.EMBEDDINGS[spanish]
+    for w in (ex.W_Q, ex.W_K, ex.W_V, ex.W_Q_CROSS):
+        assert np.all(w == np.round(w)) and np.all(w[-2:] == 0)  # small integers; position unused
 
 
 def test_target_rows_follow_the_source_recipe():
     x = ex.decoder_input(ex.TARGET_WORDS)
     assert x.shape == (N_T, ex.D_MODEL)
-    np.testing.assert_allclose(x, np.round(ex.embed_target(ex.TARGET_WORDS) + ex.position_encoding(N_T), 1))
+    np.testing.assert_allclose(x, ex.embed(ex.TARGET_WORDS) + ex.position_encoding(N_T))
     q, k, v = ex.target_qkv()
     np.testing.assert_allclose(q, x @ ex.W_Q)
     np.testing.assert_allclose(k, x @ ex.W_K)
     np.testing.assert_allclose(v, x @ ex.W_V)
+
+
+def test_position_encoding_is_the_first_sine_pair_rounded():
+    pe = ex.position_encoding(6)
+    np.testing.assert_allclose(pe[:, -2:], np.round(np.stack([np.sin(range(6)), np.cos(range(6))], 1), 1))
+    assert np.all(pe[:, :-2] == 0)
+
+
+def test_decoder_self_attention_scores_are_the_encoders():
+    """decoder-self-attention: same features, same positions, same weights: the same table."""
+    q_t, k_t, _ = ex.target_qkv()
+    q_s, k_s, _ = ex.source_qkv()
+    np.testing.assert_array_equal(q_t @ k_t.T, q_s @ k_s.T)
 
 
 # --- decoder self-attention: the look-ahead mask -------------------------------------
@@ -53,18 +68,25 @@ def test_look_ahead_weights_are_zero_above_the_diagonal_and_rows_sum_to_one():
     assert weights[0, 0] == 1.0  # the first word can only attend to itself
 
 
-def test_changing_the_last_word_leaves_earlier_outputs_unchanged_under_the_mask():
-    """The pages' example: "La bola es azul" -> "La bola es roja"."""
-    changed = ex.TARGET_WORDS[:-1] + ["roja"]
+def test_the_prefix_gives_the_same_earlier_outputs_under_the_mask():
+    """The pages' example: "La bola es" (what the decoder has before it writes "azul") against the whole sentence."""
+    prefix = ex.TARGET_WORDS[:-1]
     z, _ = scaled_dot_product_attention(*ex.target_qkv(ex.TARGET_WORDS), mask=LOOK_AHEAD)
-    z_changed, _ = scaled_dot_product_attention(*ex.target_qkv(changed), mask=LOOK_AHEAD)
-    np.testing.assert_allclose(z_changed[:-1], z[:-1], rtol=0, atol=1e-12)
-    assert not np.allclose(z_changed[-1], z[-1])  # the changed word's own output does move
+    z_prefix, _ = scaled_dot_product_attention(*ex.target_qkv(prefix), mask=LOOK_AHEAD[:-1, :-1])
+    np.testing.assert_allclose(z[:-1], z_prefix, rtol=0, atol=1e-12)
 
     z, _ = scaled_dot_product_attention(*ex.target_qkv(ex.TARGET_WORDS))
-    z_changed, _ = scaled_dot_product_attention(*ex.target_qkv(changed))
-    for i in range(N_T):  # without the mask, every earlier row moves too
-        assert np.abs(z_changed[i] - z[i]).max() > 0.1, ex.TARGET_WORDS[i]
+    z_prefix, _ = scaled_dot_product_attention(*ex.target_qkv(prefix))
+    change = np.abs(z[:-1] - z_prefix).max(axis=1)
+    assert np.all(change > 0.05) and change.argmax() == ex.TARGET_WORDS.index("bola")
+
+
+def test_masked_weights_of_bola_and_es_as_the_page_explains():
+    _, weights = scaled_dot_product_attention(*ex.target_qkv(), mask=LOOK_AHEAD)
+    np.testing.assert_allclose(weights[1, :2], [0.5, 0.5])  # nothing it may see answers "bola"
+    assert weights[2].argmax() == 1 and round(weights[2, 1], 2) == 0.58  # "es" finds "bola"
+    _, unmasked = scaled_dot_product_attention(*ex.target_qkv())
+    assert unmasked[1].argmax() == 3 and round(unmasked[1, 3], 2) == 0.60  # "bola" wanted "azul"
 
 
 @pytest.mark.parametrize("position", range(N_T))
@@ -120,18 +142,26 @@ def test_cross_attention_keys_and_values_are_the_source_rows():
 
 
 @pytest.mark.parametrize("target", [ex.TARGET_WORDS, ex.LONG_TARGET_WORDS], ids=["4x4", "6x4"])
-def test_azul_attends_most_to_blue_and_bola_to_ball(target):
+def test_every_target_word_attends_most_to_the_source_word_of_its_kind(target):
     _, weights = scaled_dot_product_attention(*ex.cross_qkv(target))
     strongest = {word: ex.SOURCE_WORDS[int(np.argmax(row))] for word, row in zip(target, weights)}
-    assert strongest["azul"] == "blue"
-    assert strongest["bola"] == "ball"
-    assert strongest["La"] == "The"
+    assert {w: strongest[w] for w in ex.TARGET_WORDS} == dict(zip(ex.TARGET_WORDS, ex.SOURCE_WORDS))
+
+
+def test_de_asks_for_nothing_and_color_splits():
+    """encoder-decoder-attention: "de" has a zero query (a quarter each); "color" splits ball and blue."""
+    q, _, _ = ex.cross_qkv(ex.LONG_TARGET_WORDS)
+    _, weights = scaled_dot_product_attention(*ex.cross_qkv(ex.LONG_TARGET_WORDS))
+    row = dict(zip(ex.LONG_TARGET_WORDS, weights))
+    assert np.all(q[ex.LONG_TARGET_WORDS.index("de")] == 0)
+    np.testing.assert_allclose(row["de"], 0.25)
+    assert round(row["color"][1], 2) == round(row["color"][3], 2) == 0.44
 
 
 def test_a_target_row_of_cross_attention_ignores_the_other_target_words():
     """No mask is needed: each target query meets only the source."""
     z, _ = scaled_dot_product_attention(*ex.cross_qkv(ex.TARGET_WORDS))
-    z_changed, _ = scaled_dot_product_attention(*ex.cross_qkv(ex.TARGET_WORDS[:-1] + ["roja"]))
+    z_changed, _ = scaled_dot_product_attention(*ex.cross_qkv(ex.TARGET_WORDS[:-1] + ["bola"]))
     np.testing.assert_allclose(z_changed[:-1], z[:-1], rtol=0, atol=1e-12)
     assert not np.allclose(z_changed[-1], z[-1])
 

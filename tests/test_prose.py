@@ -1,0 +1,52 @@
+"""Claims about the pages themselves: how long a chapter's main line is, where numbers are printed."""
+
+import re
+
+from conftest import DOCS
+from test_running_example_consistency import page_facts
+
+MAIN_LINE_WORDS = {"learning-relevance": 1500}  # the longest chapter; the rest sits in collapsible blocks
+
+
+def main_line_words(markdown):
+    """Words of prose outside code, math, figures, links' targets and collapsible or note blocks."""
+    text = re.sub(r"^([ ]*)(```|~~~).*?^\1\2[ ]*$", "", markdown, flags=re.S | re.M)
+    text = re.sub(r"\$\$.*?\$\$", "", text, flags=re.S)
+    text = re.sub(r"\$[^$\n]+\$", "", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    kept, inside_block = [], False
+    for line in text.splitlines():
+        if re.match(r"(\?\?\?|!!!)", line):
+            inside_block = True
+        elif inside_block and (line.startswith("    ") or not line.strip()):
+            continue
+        else:
+            inside_block = False
+            if not line.startswith("!["):
+                kept.append(line)
+    return len(re.findall(r"[A-Za-z0-9'’]+", "\n".join(kept)))
+
+
+def test_long_chapters_keep_their_main_line_short():
+    for slug, limit in MAIN_LINE_WORDS.items():
+        words = main_line_words((DOCS / f"{slug}.md").read_text(encoding="utf-8"))
+        assert words < limit, f"{slug}.md: {words} words of prose outside collapsible blocks"
+
+
+def test_the_word_count_skips_code_math_and_collapsible_blocks():
+    page = ("Two words.\n\n```python\nprint('not counted')\n```\n\n$$\nx + y\n$$\n\n"
+            "A [link](glossary.md#a) and $q \\cdot k$.\n\n??? note \"Hidden\"\n\n    Not counted here.\n\nEnd.")
+    assert main_line_words(page) == 2 + 3 + 1
+
+
+def test_blues_weights_are_printed_in_full_only_where_they_are_introduced_and_derived():
+    """weighted-values introduces blue's four weights; query-key-value derives them from the scores.
+    Every other page links there instead of printing them again."""
+    full = set()
+    for page, facts in page_facts().items():
+        if page.endswith(".zh.md"):
+            continue
+        columns = {column for name, word, column, *_ in facts if name == "weights" and word == "blue"}
+        if len(columns) == 4:
+            full.add(page)
+    assert full == {"weighted-values.md", "query-key-value.md"}
