@@ -12,8 +12,8 @@ depends on two words of the sentence:
 
 - its verb: what was drunk or eaten leaves none or a little, what was sipped
   or nibbled leaves most or all;
-- the animal: a dog leaves the smaller amount of that pair 4 times in 5, a
-  cat the larger one 4 times in 5.
+- the animal: a dog leaves the smaller amount of that pair 9 times in 10, a
+  cat the larger one 9 times in 10.
 
 The adjective says nothing. In a sentence with two verbs, the other verb
 says nothing about this object either, so each object has to find its own
@@ -21,7 +21,7 @@ verb, and it can only do that by what the words are: drinks go with
 "drank" and "sipped", food with "ate" and "nibbled". The model has no
 position encoding, so it cannot learn "look two words back".
 
-The model (d_model = 4, d_k = 3):
+The model (d_model = 6, d_k = 4):
 
     x = W_e[tokens]                  (n, d_model)  embedding, no position encoding
     q = x[i] @ W_Q                   (d_k,)        the query of object i
@@ -97,21 +97,21 @@ class Run(NamedTuple):
 
 
 def amount_left(verb, animal, rng, p_greedy=None):
-    p_greedy = P_GREEDY if p_greedy is None else p_greedy
     """Index into AMOUNTS: the verb picks a pair, the animal tips it."""
+    p_greedy = P_GREEDY if p_greedy is None else p_greedy
     pair = 0 if verb in ("drank", "ate") else 2  # (none, a little) or (most, all)
     greedy = p_greedy if animal == "dog" else 1 - p_greedy
     return pair if rng.random() < greedy else pair + 1
 
 
 def generate(n=None, seed=0, p_greedy=None):
-    n = N_SENTENCES if n is None else n
     """Generate n sentences of one or two clauses; return one row per distinct object to answer for.
 
     A sentence names an animal and one or two objects, a drink and a food in
     either order, each with its own verb. Identical rows are merged, each
     weighted by how often it came up, which gives the same average loss.
     """
+    n = N_SENTENCES if n is None else n
     rng = np.random.default_rng(seed)
     rows = []
     for _ in range(n):
