@@ -23,9 +23,9 @@ def draw():
     scores = q @ k.T / np.sqrt(D_K)  # (n, n): what softmax is applied to
     blue = SOURCE_WORDS.index("blue")
 
-    fig = plt.figure(figsize=(8.5, 6.2), layout="constrained")
+    fig = plt.figure(figsize=(9.5, 6.8), layout="constrained")
     top, bottom = fig.subfigures(2, 1, hspace=0.12)
-    axes = top.subplot_mosaic([["x", "q", "k", "v"]], width_ratios=[4, 3, 3, 3],
+    axes = top.subplot_mosaic([["x", "q", "k", "v"]], width_ratios=[6, 4, 4, 3],
                               gridspec_kw={"wspace": 0.2})
     axes |= bottom.subplot_mosaic([["s", "w", "z"]], width_ratios=[4, 4, 3],
                                   gridspec_kw={"wspace": 0.3})
@@ -41,6 +41,8 @@ def draw():
     for name, matrix, col_labels, kind, fmt, title in panels:
         heatmap(axes[name], matrix, SOURCE_WORDS, col_labels, kind, fmt=fmt,
                 highlight_rows=[blue], title=title)
+        if col_labels is not SOURCE_WORDS:
+            axes[name].tick_params(axis="x", labelrotation=90)
 
     # Arrows from each step to the next: sideways within a row (stopping
     # before the next panel's row labels), down from Q, K and V.

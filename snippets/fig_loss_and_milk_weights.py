@@ -3,7 +3,8 @@
 Top: the training loss, averaged over every object of the 2000 generated
 sentences, at every step. It starts near ln 4 (a blind guess among four
 amounts) and ends above the lowest loss any model could reach on these
-sentences (dashed), since the animal tips the amount only 9 to 1. Bottom:
+sentences (dashed): one row of weights has to serve both the verb and the
+animal. Bottom:
 the attention weights of the query "milk" on three of the keys of "The
 black cat drank the milk" over the same steps.
 """
