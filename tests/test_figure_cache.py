@@ -45,7 +45,9 @@ def test_edited_snippet_is_drawn_again(counted_renders):
     snippets, rendered, new_build = counted_renders
     snippet_figures.draw_svg("fig_words_to_qkv")
     path = snippets / "fig_words_to_qkv.py"
-    path.write_text(path.read_text().replace('"Q = X · W_Q"', '"Q = X W_Q"'))
+    source = path.read_text()
+    assert '"Q = X·W_Q' in source  # the edit below must change the snippet
+    path.write_text(source.replace('"Q = X·W_Q', '"Q = X W_Q'))
     new_build()
     svg = snippet_figures.draw_svg("fig_words_to_qkv")
     assert rendered == ["fig_words_to_qkv.py"] * 2
