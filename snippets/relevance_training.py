@@ -96,22 +96,20 @@ class Run(NamedTuple):
     scores: np.ndarray  # (STEPS + 1, 3) q_milk · k_w / √d_k for w in WATCHED_KEYS
 
 
-def amount_left(verb, animal, rng, p_greedy=None):
+def amount_left(verb, animal, rng, p_greedy=P_GREEDY):
     """Index into AMOUNTS: the verb picks a pair, the animal tips it."""
-    p_greedy = P_GREEDY if p_greedy is None else p_greedy
     pair = 0 if verb in ("drank", "ate") else 2  # (none, a little) or (most, all)
     greedy = p_greedy if animal == "dog" else 1 - p_greedy
     return pair if rng.random() < greedy else pair + 1
 
 
-def generate(n=None, seed=0, p_greedy=None):
+def generate(n=N_SENTENCES, seed=0, p_greedy=P_GREEDY):
     """Generate n sentences of one or two clauses; return one row per distinct object to answer for.
 
     A sentence names an animal and one or two objects, a drink and a food in
     either order, each with its own verb. Identical rows are merged, each
     weighted by how often it came up, which gives the same average loss.
     """
-    n = N_SENTENCES if n is None else n
     rng = np.random.default_rng(seed)
     rows = []
     for _ in range(n):
