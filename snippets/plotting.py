@@ -5,12 +5,20 @@ row and column labels, queries on rows and keys on columns, the number in
 each cell, one colour scale per kind of quantity (see `SCALES`), the row or
 cell under discussion outlined in `HIGHLIGHT`, and masked cells grey and
 hatched.
+
+`use_language` sets the fonts for figure text in English or Chinese: every
+figure snippet has `draw(lang="en")` and its labels in both languages.
 """
+
+import functools
+import importlib.util
+from pathlib import Path
 
 import matplotlib.colors as mcolors
 import matplotlib.patches as mpatches
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib import font_manager
 
 # One colour scale per kind of quantity, the same on every page.
 SCALES = {
@@ -24,6 +32,42 @@ SCALES = {
 
 HIGHLIGHT = "#f76707"  # orange: visible on white and on dark backgrounds
 MASKED = "#dee2e6"  # light grey, hatched: pairs a mask forbids
+
+
+LANGUAGES = ("en", "zh")
+
+# Fonts with Chinese glyphs, best first; the first one installed is used. The site's
+# build gets Noto Sans CJK JP from the pinned package notojp-matplotlib: its glyph set
+# covers simplified Chinese too, and every CJK glyph is one em wide in each of these
+# fonts, so text laid out with one fits when the browser shows it with another.
+CJK_FONTS = ["Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans CJK JP", "Noto Sans SC",
+             "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "WenQuanYi Micro Hei"]
+
+
+def use_language(lang):
+    """Set matplotlib's fonts for figure text in `lang`, "en" or "zh".
+
+    Both use matplotlib's default sans-serif; Chinese adds a CJK font that
+    matplotlib falls back to for the characters the default font lacks.
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+    plt.rcParams["font.family"] = ["sans-serif"] + ([cjk_font()] if lang == "zh" else [])
+
+
+@functools.cache
+def cjk_font():
+    """The name of the first installed font of `CJK_FONTS`."""
+    spec = importlib.util.find_spec("notojp_matplotlib")  # found, not imported: it restyles on import
+    if spec is not None:
+        for path in Path(spec.submodule_search_locations[0]).glob("fonts/*.otf"):
+            font_manager.fontManager.addfont(str(path))
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    for name in CJK_FONTS:
+        if name in installed:
+            return name
+    raise RuntimeError("no font with Chinese characters is installed: "
+                       "`pip install notojp-matplotlib`, or install one of " + ", ".join(CJK_FONTS))
 
 
 def ink():
@@ -47,7 +91,8 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
     kind : {"vector", "score", "weight"}
         Which colour scale of `SCALES` to use.
     fmt : str, optional
-        Format of the number written in each cell; "" writes none.
+        Format of the number written in each cell ("-" becomes the minus sign "−");
+        "" writes none.
     highlight_rows : sequence of int, optional
         Rows to outline.
     highlight_cells : sequence of (int, int), optional
@@ -85,7 +130,7 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
         cmap = plt.get_cmap(scale["cmap"])
         for (i, j), value in np.ndenumerate(data):
             if allowed[i, j]:
-                ax.text(j, i, fmt.format(value), ha="center", va="center", fontsize=10,
+                ax.text(j, i, fmt.format(value).replace("-", "−"), ha="center", va="center", fontsize=10,
                         color=_text_colour_on(cmap(norm(value))))
     for i in highlight_rows:
         _outline(ax, -0.5, i - 0.5, n_cols, 1)
