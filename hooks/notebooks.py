@@ -5,7 +5,7 @@ language, this hook builds a notebook at build time from the same sources as
 the page: the chapter's headings and prose as Markdown cells, and its code, in
 page order, as code cells. A figure, `![caption](fig_x.py)`, becomes its
 caption, the snippet's code without its `if __name__ == "__main__":` block,
-and a cell `draw();` that shows the figure inline; a ```python fence becomes
+and a cell `draw();` (`draw("zh");` in Chinese) that shows the figure inline; a ```python fence becomes
 a code cell (`--8<--` includes expanded); expected-output blocks are left out,
 since the cell above prints them. The first code cells write the modules of
 snippets/ that the chapter imports (attention.py, running_example.py, ...)
@@ -326,6 +326,11 @@ def notebook_markdown(source, slug, language, site_url):
     return outside_code_and_math(source, lambda text: STRONG.sub(r"<strong>\1</strong>", text))
 
 
+def draw_call(language):
+    """The cell that shows a figure, its text in the notebook's language."""
+    return "draw();" if language == "en" else f'draw("{language}");'
+
+
 def build_notebook(slug, language, site_url):
     """The notebook of one chapter in one language, not executed."""
     text = TEXT[language]
@@ -362,7 +367,7 @@ def build_notebook(slug, language, site_url):
             _, caption, name = item
             markdown(text["figure"].format(caption=caption))
             code_cell(without_main_block((SNIPPETS / name).read_text(encoding="utf-8")), snippet=name)
-            code_cell("draw();", tags=["figure"], snippet=name)
+            code_cell(draw_call(language), tags=["figure"], snippet=name)
     for index, cell in enumerate(cells):  # stable ids: the same sources give the same file
         cell["id"] = f"cell-{index}"
     notebook = nbformat.from_dict({

@@ -9,13 +9,18 @@ and gets two tabs in its place: "Figure", with the SVG that the snippet's
 and "Code", the snippet itself, included from ``snippets/`` by
 pymdownx.snippets (so both languages show the same file, never a copy).
 
-Each snippet is drawn once per build for both languages, and the SVG is kept
-in ``.cache/figures/`` under a hash of the snippet, of the local modules it
-imports and of this file, so an unchanged snippet is not drawn again
+A snippet draws its labels in the page's language, ``draw(lang="en")`` or
+``draw(lang="zh")``. Each snippet is drawn once per build and language, and
+the SVG is kept in ``.cache/figures/`` under the language and a hash of the
+snippet, of the local modules it imports and of this file, so an unchanged
+snippet is not drawn again
 (`FIGURE_CACHE=off` in the environment skips that folder, for clean builds;
 `FIGURES=off` draws nothing and puts a placeholder in each figure's place,
 to measure what figures cost).
-A snippet that raises stops the build with an error naming the snippet.
+A snippet that raises stops the build with an error naming the snippet, and
+so does a character that no installed font has (matplotlib's "Glyph ...
+missing from font" warning, or mathtext's "does not have a glyph" log line):
+text laid out without its glyphs would overlap.
 """
 
 import ast
@@ -23,9 +28,11 @@ import hashlib
 import html
 import importlib.util
 import io
+import logging
 import os
 import re
 import sys
+import warnings
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -38,7 +45,8 @@ CACHE = ROOT / ".cache" / "figures"
 DIRECTIVE = re.compile(r"^!\[(?P<caption>[^\]]*)\]\((?P<file>fig_\w+\.py)\)[ \t]*$", re.M)
 FENCE = re.compile(r"^(```|~~~)")
 PLACEHOLDER = re.compile(
-    r'<span class="snippet-figure-svg" data-snippet="(?P<stem>fig_\w+)" data-label="(?P<label>[^"]*)"></span>'
+    r'<span class="snippet-figure-svg" data-snippet="(?P<stem>fig_\w+)" data-lang="(?P<lang>\w+)"'
+    r' data-label="(?P<label>[^"]*)"></span>'
 )
 
 FIGURE_CODE = re.compile(r'(<div class="language-python highlight")(><span class="filename">snippets/fig_)')
@@ -90,7 +98,8 @@ def on_page_markdown(markdown, page, config, files):
         return (
             f'=== "{figure_tab}"\n\n'
             f'    <figure class="snippet-figure" id="{stem.replace("_", "-")}">\n'
-            f'    <span class="snippet-figure-svg" data-snippet="{stem}" data-label="{caption}"></span>\n'
+            f'    <span class="snippet-figure-svg" data-snippet="{stem}" data-lang="{language}"'
+            f' data-label="{caption}"></span>\n'
             f"    <figcaption>{caption}</figcaption>\n"
             f"    </figure>\n\n"
             f'=== "{code_tab}"\n\n'
@@ -111,7 +120,7 @@ def on_page_content(html_text, page, config, files):
 def on_post_page(output, page, config):
     # After the search plugin has indexed the page: figure text stays out of the index.
     def inline(match):
-        svg = draw_svg(match["stem"])
+        svg = draw_svg(match["stem"], match["lang"])
         return svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}" ', 1)
 
     return PLACEHOLDER.sub(inline, output)
@@ -142,27 +151,27 @@ def local_imports(path):
     return sorted(found)
 
 
-def cache_key(path):
-    digest = hashlib.sha256(Path(__file__).read_bytes())
+def cache_key(path, lang):
+    digest = hashlib.sha256(Path(__file__).read_bytes() + lang.encode())
     for source in [Path(path), *local_imports(path)]:
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:16]
 
 
-def draw_svg(stem):
-    """The SVG of snippets/<stem>.py, drawn now or taken from the cache."""
+def draw_svg(stem, lang="en"):
+    """The SVG of snippets/<stem>.py in `lang`, drawn now or taken from the cache."""
     if os.environ.get("FIGURES", "on") == "off":
         return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 40"><text x="8" y="24">{stem}</text></svg>'
     path = SNIPPETS / f"{stem}.py"
-    key = cache_key(path)
+    key = cache_key(path, lang)
     if key in _drawn:
         return _drawn[key]
-    cached = CACHE / f"{stem}-{key}.svg"
+    cached = CACHE / f"{stem}-{lang}-{key}.svg"
     use_cache = os.environ.get("FIGURE_CACHE", "on") != "off"
     if use_cache and cached.is_file():
         svg = cached.read_text(encoding="utf-8")
     else:
-        svg = _render(path)
+        svg = _render(path, lang)
     if use_cache and not cached.is_file():
         CACHE.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(f".{os.getpid()}.tmp")
@@ -172,7 +181,7 @@ def draw_svg(stem):
     return svg
 
 
-def _render(path):
+def _render(path, lang="en"):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -188,17 +197,46 @@ def _render(path):
     spec = importlib.util.spec_from_file_location(f"_snippet_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     buffer = io.StringIO()
+    missing = _MissingGlyphs()
+    logger = logging.getLogger("matplotlib")
+    logger.addHandler(missing)
+    logging.getLogger("matplotlib.font_manager").addFilter(_not_a_bold_fallback)
     try:
-        with matplotlib.rc_context(SITE_STYLE):
+        with matplotlib.rc_context(SITE_STYLE), warnings.catch_warnings():
+            warnings.filterwarnings("error", message="Glyph .* missing from font")
             spec.loader.exec_module(module)
-            fig = module.draw()
+            fig = module.draw(lang)
             fig.savefig(buffer, format="svg", metadata={"Date": None})
             plt.close(fig)
+        if missing.messages:
+            raise RuntimeError(missing.messages[0])
     except Exception as error:
         raise PluginError(
-            f"figure snippet snippets/{path.name} failed: {type(error).__name__}: {error}"
+            f"figure snippet snippets/{path.name} (lang={lang!r}) failed: {type(error).__name__}: {error}"
         ) from error
+    finally:
+        logger.removeHandler(missing)
+        logging.getLogger("matplotlib.font_manager").removeFilter(_not_a_bold_fallback)
     return _clean_svg(buffer.getvalue(), prefix=path.stem.replace("_", "-"))
+
+
+class _MissingGlyphs(logging.Handler):
+    """Collects matplotlib's log lines about characters no font has; drops its bold-weight notes."""
+
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        message = record.getMessage()
+        if "does not have a glyph" in message or "missing from font" in message:
+            self.messages.append(message)
+
+
+def _not_a_bold_fallback(record):
+    # The CJK font has one weight, so bold Chinese is laid out at 400: the same one-em
+    # widths, drawn bold by the browser. Not worth a line in every build log.
+    return "Failed to find font weight" not in record.getMessage()
 
 
 def _clean_svg(svg, prefix):

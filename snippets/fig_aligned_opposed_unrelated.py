@@ -7,11 +7,13 @@ and the biggest components give the biggest bars. The bottom row puts the
 three sums side by side as the query's row of scores.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import Normalize
 
-from plotting import SCALES, heatmap, ink
+from plotting import SCALES, heatmap, ink, use_language
 
 Q = np.array([2.0, -1.0, 1.0])
 KEYS = {
@@ -20,8 +22,18 @@ KEYS = {
     "unrelated": np.array([1.0, 1.0, -1.0]),  # signs agree only once
 }
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"aligned": "aligned", "opposed": "opposed", "unrelated": "unrelated",
+           "sum": "sum", "product": "product", "sums": "the sums: q · k"},
+    "zh": {"aligned": "对齐", "opposed": "相反", "unrelated": "无关",
+           "sum": "和", "product": "乘积", "sums": "三个和：q · k"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     names = list(KEYS)
     products = {name: Q * k for name, k in KEYS.items()}  # each (d_k,) = (3,)
     sums = np.array([[Q @ KEYS[name] for name in names]])  # (1 query, 3 keys)
@@ -35,25 +47,26 @@ def draw():
                                    layout="constrained")
     for name in names:
         heatmap(axes[name], np.stack([Q, KEYS[name]]), ["q", "k"], dims, "vector",
-                fmt="{:.1f}", title=name)
+                fmt="{:.1f}", title=text[name])
 
         ax = axes[f"{name} bars"]
         values = [*products[name], products[name].sum()]
         bars = ax.bar(range(4), values, color=colour(norm(np.array(values))),
                       edgecolor=ink(), linewidth=[0.6, 0.6, 0.6, 2])
-        ax.bar_label(bars, fmt="{:.1f}", padding=2)
+        ax.bar_label(bars, fmt=lambda value: f"{value + 0.0:.1f}".replace("-", "−"), padding=2)
         ax.axhline(0, color=ink(), linewidth=0.8)
         ax.axvline(2.5, color=ink(), linewidth=0.8, linestyle=":")
-        ax.set_xticks(range(4), labels=["q₁k₁", "q₂k₂", "q₃k₃", "sum"])
+        ax.set_xticks(range(4), labels=["q₁k₁", "q₂k₂", "q₃k₃", text["sum"]])
         ax.set_ylim(-6, 6)
         ax.spines[["top", "right", "bottom"]].set_visible(False)
         ax.tick_params(axis="x", length=0)
-    axes[f"{names[0]} bars"].set_ylabel("product")
+    axes[f"{names[0]} bars"].set_ylabel(text["product"])
 
-    heatmap(axes["scores"], sums, ["q"], names, "score", title="the sums: q · k",
-            highlight_cells=[(0, 0)])
+    heatmap(axes["scores"], sums, ["q"], [text[name] for name in names], "score",
+            title=text["sums"], highlight_cells=[(0, 0)])
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_aligned_opposed_unrelated.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_aligned_opposed_unrelated.py zh
+    draw(lang).savefig(f"fig_aligned_opposed_unrelated.{lang}.svg")

@@ -7,13 +7,27 @@ the row of "blue" in Q·Kᵀ. "The" disagrees in sign everywhere, "ball"
 agrees where the numbers are largest.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 
-from plotting import heatmap
+from plotting import heatmap, use_language
 from running_example import FEATURES, SOURCE_WORDS, source_qkv
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"kt": "Kᵀ: one column per key (is a …)", "wants": "wants a …",
+           "products": "q_blue × k, component by component",
+           "row": "column sums = row of blue in Q·Kᵀ", "features": FEATURES},
+    "zh": {"kt": "Kᵀ：每个键词一列（是……）", "wants": "想要……",
+           "products": "q_blue × k，逐个分量相乘",
+           "row": "各列之和 = Q·Kᵀ 中 blue 那一行", "features": ["事物", "颜色", "冠词", "动词"]},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     q, k, _ = source_qkv()  # each (n, d_k) = (4, 4)
     blue, ball = SOURCE_WORDS.index("blue"), SOURCE_WORDS.index("ball")
     products = q[blue][:, None] * k.T  # (d_k, n): component m of q_blue times k_j
@@ -22,20 +36,21 @@ def draw():
     fig, axes = plt.subplot_mosaic([[".", "kt"], ["q", "products"], [".", "row"]],
                                    figsize=(6, 6.4), width_ratios=[1, 4],
                                    height_ratios=[3, 3, 1], layout="constrained")
-    dims = FEATURES
+    dims = text["features"]
     heatmap(axes["kt"], k.T, dims, SOURCE_WORDS, "vector", fmt="{:.0f}",
-            title="Kᵀ: one column per key (is a …)")
+            title=text["kt"])
     heatmap(axes["q"], q[blue][:, None], dims, ["q_blue"], "vector", fmt="{:.0f}",
-            row_title="wants a …")
+            row_title=text["wants"])
     heatmap(axes["products"], products, dims, [""] * len(SOURCE_WORDS), "score", fmt="{:.0f}",
-            title="q_blue × k, component by component",
+            title=text["products"],
             highlight_cells=[(m, ball) for m in range(len(FEATURES))])
     heatmap(axes["row"], row[None], ["blue"], [""] * len(SOURCE_WORDS), "score", fmt="{:.0f}",
-            highlight_cells=[(0, ball)], title="column sums = row of blue in Q·Kᵀ")
+            highlight_cells=[(0, ball)], title=text["row"])
     axes["q"].set_anchor("E")  # next to the products it multiplies
 
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_blue_row_products.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_blue_row_products.py zh
+    draw(lang).savefig(f"fig_blue_row_products.{lang}.svg")

@@ -6,14 +6,24 @@ cells above the diagonal are outlined: there a word is scored against a word
 that comes after it in the sentence.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
-from plotting import heatmap
+from plotting import heatmap, use_language
 from running_example import D_K, TARGET_WORDS, target_qkv
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"scores": "scores QKᵀ/√d_k", "query": "query (target)", "key": "key (target)"},
+    "zh": {"scores": "分数 QKᵀ/√d_k", "query": "查询词（目标句）", "key": "键词（目标句）"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     q, k, _ = target_qkv()  # each (4, 4): queries and keys both from the target
     scores = q @ k.T / np.sqrt(D_K)  # (n_target, n_target) = (4, 4)
     n = len(TARGET_WORDS)
@@ -21,9 +31,10 @@ def draw():
 
     fig, ax = plt.subplots(figsize=(4.2, 3.6), layout="constrained")
     heatmap(ax, scores, TARGET_WORDS, TARGET_WORDS, "score", highlight_cells=later,
-            title="scores QKᵀ/√d_k", row_title="query (target)", col_title="key (target)")
+            title=text["scores"], row_title=text["query"], col_title=text["key"])
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_decoder_self_attention_scores.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_decoder_self_attention_scores.py zh
+    draw(lang).savefig(f"fig_decoder_self_attention_scores.{lang}.svg")

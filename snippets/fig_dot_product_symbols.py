@@ -7,16 +7,27 @@ a·d + b·e + c·f. Every other cell is made the same way from its own row of
 Q and its own column of Kᵀ.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.offsetbox import AnnotationBbox, HPacker, TextArea
 
-from plotting import HIGHLIGHT, heatmap
+from plotting import HIGHLIGHT, heatmap, use_language
 from running_example import SOURCE_WORDS
 
 QUERY, KEY = "abc", "def"  # the article's letters
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"cell": "cell (blue, ball)"},
+    "zh": {"cell": "(blue, ball) 这一格"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     n, width = len(SOURCE_WORDS), len(QUERY)
     blue, ball = SOURCE_WORDS.index("blue"), SOURCE_WORDS.index("ball")
     places = [str(m + 1) for m in range(width)]
@@ -38,8 +49,11 @@ def draw():
         axes[0].text(m, blue, f"${q}$", ha="center", va="center", fontsize=14, color="black")
         axes[1].text(ball, m, f"${k}$", ha="center", va="center", fontsize=14, color="black")
     cell = " + ".join(f"{q} \\cdot {k}" for q, k in zip(QUERY, KEY))
-    axes[2].text(0.5, -0.12, f"cell (blue, ball) $= {cell}$", ha="center", va="top",
-                 fontsize=12, transform=axes[2].transAxes)
+    # The words and the mathtext sum as two texts side by side: mathtext has no Chinese glyphs.
+    parts = [TextArea(part, textprops=dict(fontsize=12)) for part in (text["cell"], f"$= {cell}$")]
+    axes[2].add_artist(AnnotationBbox(HPacker(children=parts, sep=4, align="baseline"),
+                                      (0.5, -0.12), xycoords="axes fraction",
+                                      box_alignment=(0.5, 1), frameon=False, pad=0))
     for left, sign in [(axes[0], "×"), (axes[1], "=")]:
         left.annotate(sign, xy=(1.0, 0.5), xycoords="axes fraction", xytext=(14, 0),
                       textcoords="offset points", ha="center", va="center", fontsize=16)
@@ -47,4 +61,5 @@ def draw():
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_dot_product_symbols.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_dot_product_symbols.py zh
+    draw(lang).savefig(f"fig_dot_product_symbols.{lang}.svg")

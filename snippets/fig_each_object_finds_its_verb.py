@@ -8,22 +8,32 @@ with a share for "cat"; the cells of each object's own verb are outlined.
 The model sees no word order, so this is what the words are, not where.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
-from plotting import heatmap
+from plotting import heatmap, use_language
 from relevance_training import attention_row, train
 
 WORDS = "The black cat drank the milk and ate the fish".split()
 QUERIES = {"milk": "drank", "fish": "ate"}  # each object and its own verb
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"before": "before training", "after": "after training"},
+    "zh": {"before": "训练前", "after": "训练后"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     run = train()  # trained once per process, then cached
     own_verbs = [(i, WORDS.index(verb)) for i, verb in enumerate(QUERIES.values())]
     fig, axes = plt.subplots(1, 2, figsize=(9.5, 2.4), layout="constrained")
-    for ax, (params, title) in zip(axes, [(run.params_before, "before training"),
-                                          (run.params, "after training")]):
+    for ax, (params, title) in zip(axes, [(run.params_before, text["before"]),
+                                          (run.params, text["after"])]):
         rows = np.array([attention_row(params, WORDS, query) for query in QUERIES])  # (2, 9)
         heatmap(ax, rows, list(QUERIES), WORDS, "weight", highlight_cells=own_verbs, title=title)
         ax.tick_params(axis="x", labelrotation=90)
@@ -31,4 +41,5 @@ def draw():
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_each_object_finds_its_verb.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_each_object_finds_its_verb.py zh
+    draw(lang).savefig(f"fig_each_object_finds_its_verb.{lang}.svg")

@@ -5,14 +5,24 @@ the dot product q_i · k_j. The row of "blue" (blue's query against every key)
 is outlined.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
-from plotting import heatmap
+from plotting import heatmap, use_language
 from running_example import SOURCE_WORDS
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"rows": "query word (row of Q)", "columns": "key word (column of Kᵀ)"},
+    "zh": {"rows": "查询词（Q 的行）", "columns": "键词（Kᵀ 的列）"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     n = len(SOURCE_WORDS)
     blue = SOURCE_WORDS.index("blue")
 
@@ -20,8 +30,8 @@ def draw():
     fig.get_layout_engine().set(h_pad=0.1)  # room for the outline of the last row
     # An all-zero "score" matrix gives neutral cells; the labels are the content.
     heatmap(ax, np.zeros((n, n)), SOURCE_WORDS, SOURCE_WORDS, "score", fmt="",
-            highlight_rows=[blue], row_title="query word (row of Q)",
-            col_title="key word (column of Kᵀ)")
+            highlight_rows=[blue], row_title=text["rows"],
+            col_title=text["columns"])
     for i, query in enumerate(SOURCE_WORDS):
         for j, key in enumerate(SOURCE_WORDS):
             ax.text(j, i - 0.14, f"{query}·{key}", ha="center", va="center",
@@ -36,4 +46,5 @@ def draw():
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_factor_matrix_word_pairs.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_factor_matrix_word_pairs.py zh
+    draw(lang).savefig(f"fig_factor_matrix_word_pairs.{lang}.svg")

@@ -6,13 +6,23 @@ blue's row of factors times the whole of V. Scaling and softmax are left
 out here, as in the article at this step, so the outputs are large.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 
-from plotting import heatmap
+from plotting import heatmap, use_language
 from running_example import SOURCE_WORDS, VALUES, source_qkv
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"factors": "QKᵀ (factor matrix)", "values": VALUES},
+    "zh": {"factors": "QKᵀ（因子矩阵）", "values": ["事物", "颜色", "功能词"]},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     q, k, v = source_qkv()  # (n, d_k), (n, d_k), (n, d_v)
     factors = q @ k.T  # (n, n)
     raw_output = factors @ v  # (n, d_v): one row per query word
@@ -22,9 +32,9 @@ def draw():
                              layout="constrained")
     fig.get_layout_engine().set(h_pad=0.1, w_pad=0.15)
     heatmap(axes[0], factors, SOURCE_WORDS, SOURCE_WORDS, "score",
-            highlight_rows=[blue], fmt="{:.0f}", title="QKᵀ (factor matrix)")
-    heatmap(axes[1], v, SOURCE_WORDS, VALUES, "vector", fmt="{:.0f}", title="V")
-    heatmap(axes[2], raw_output, SOURCE_WORDS, VALUES, "vector", fmt="{:.0f}",
+            highlight_rows=[blue], fmt="{:.0f}", title=text["factors"])
+    heatmap(axes[1], v, SOURCE_WORDS, text["values"], "vector", fmt="{:.0f}", title="V")
+    heatmap(axes[2], raw_output, SOURCE_WORDS, text["values"], "vector", fmt="{:.0f}",
             highlight_rows=[blue], title="(QKᵀ) V")
     for ax in axes[1:]:
         ax.tick_params(axis="x", labelrotation=90)
@@ -35,4 +45,5 @@ def draw():
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_factors_times_values.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_factors_times_values.py zh
+    draw(lang).savefig(f"fig_factors_times_values.{lang}.svg")

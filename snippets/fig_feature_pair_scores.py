@@ -10,27 +10,43 @@ word is drawn to its own kind. Only the four named features are shown; the
 position rows and columns are zero in both.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 
-from plotting import heatmap
+from plotting import heatmap, use_language
 from running_example import FEATURES, W_K, W_Q
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"features": FEATURES, "separate": "separate: W_Q W_Kᵀ",
+           "shared": "shared: W_Q W_Qᵀ",
+           "query": "query word is a …", "key": "key word is a …"},
+    "zh": {"features": ["事物", "颜色", "冠词", "动词"], "separate": "权重各自独立：W_Q W_Kᵀ",
+           "shared": "键沿用查询权重：W_Q W_Qᵀ",
+           "query": "查询词是……", "key": "键词是……"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     n = len(FEATURES)
     separate = (W_Q @ W_K.T)[:n, :n]  # (features, features): query feature × key feature
     shared = (W_Q @ W_Q.T)[:n, :n]  # what A would be with W_K = W_Q
     colour, thing = FEATURES.index("colour"), FEATURES.index("thing")
 
     fig, axes = plt.subplots(1, 2, figsize=(8.0, 3.6), layout="constrained")
-    heatmap(axes[0], separate, FEATURES, FEATURES, "score", fmt="{:.0f}",
-            highlight_cells=[(colour, thing), (thing, colour)], title="separate: W_Q W_Kᵀ",
-            row_title="query word is a …", col_title="key word is a …")
-    heatmap(axes[1], shared, FEATURES, FEATURES, "score", fmt="{:.0f}",
-            highlight_cells=[(colour, thing), (thing, colour)], title="shared: W_Q W_Qᵀ",
-            col_title="key word is a …")
+    features = text["features"]
+    heatmap(axes[0], separate, features, features, "score", fmt="{:.0f}",
+            highlight_cells=[(colour, thing), (thing, colour)], title=text["separate"],
+            row_title=text["query"], col_title=text["key"])
+    heatmap(axes[1], shared, features, features, "score", fmt="{:.0f}",
+            highlight_cells=[(colour, thing), (thing, colour)], title=text["shared"],
+            col_title=text["key"])
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_feature_pair_scores.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_feature_pair_scores.py zh
+    draw(lang).savefig(f"fig_feature_pair_scores.{lang}.svg")

@@ -7,28 +7,44 @@ W_V into what it hands over. The two position rows are all zero: in this
 toy, attention looks at what the words are, not where they stand.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
-from plotting import heatmap
-from running_example import DIMENSIONS, EMBEDDINGS, FEATURES, VALUES, W_K, W_Q, W_V
+from plotting import heatmap, use_language
+from running_example import DIMENSIONS, EMBEDDINGS, FEATURES, POSITION, VALUES, W_K, W_Q, W_V
+
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"w_e": "W_e\nembedding", "w_q": "W_Q\nwants a …", "w_k": "W_K\nis a …",
+           "w_v": "W_V\nhands over",
+           "dimensions": DIMENSIONS, "features": FEATURES, "values": VALUES},
+    "zh": {"w_e": "W_e\n嵌入", "w_q": "W_Q\n想要……", "w_k": "W_K\n是……",
+           "w_v": "W_V\n交出……",
+           "dimensions": ["事物", "颜色", "冠词", "动词"] + POSITION,
+           "features": ["事物", "颜色", "冠词", "动词"], "values": ["事物", "颜色", "功能词"]},
+}
 
 
-def draw():
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     vocab = list(EMBEDDINGS)
     w_e = np.array([EMBEDDINGS[word] for word in vocab])  # (vocab, d_model)
 
     fig, axes = plt.subplots(1, 4, figsize=(9.5, 4.4), width_ratios=[6, 4, 4, 3],
                              layout="constrained")
-    heatmap(axes[0], w_e, vocab, DIMENSIONS, "vector", fmt="{:.0f}", title="W_e\nembedding")
-    panels = [(W_Q, FEATURES, "W_Q\nwants a …"), (W_K, FEATURES, "W_K\nis a …"),
-              (W_V, VALUES, "W_V\nhands over")]
+    heatmap(axes[0], w_e, vocab, text["dimensions"], "vector", fmt="{:.0f}", title=text["w_e"])
+    panels = [(W_Q, text["features"], text["w_q"]), (W_K, text["features"], text["w_k"]),
+              (W_V, text["values"], text["w_v"])]
     for ax, (w, columns, title) in zip(axes[1:], panels):
-        heatmap(ax, w, DIMENSIONS, columns, "vector", fmt="{:.0f}", title=title)
+        heatmap(ax, w, text["dimensions"], columns, "vector", fmt="{:.0f}", title=title)
     for ax in axes:
         ax.tick_params(axis="x", labelrotation=90)
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_learnable_weights.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_learnable_weights.py zh
+    draw(lang).savefig(f"fig_learnable_weights.{lang}.svg")

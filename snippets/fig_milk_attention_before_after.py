@@ -5,16 +5,26 @@ sentence: with the toy model's random starting parameters (top) and after
 training (bottom). One row: the query "milk"; one column per key word.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 
-from plotting import heatmap
+from plotting import heatmap, use_language
 from relevance_training import SENTENCE, attention_row, train
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"before": "before training", "after": "after training"},
+    "zh": {"before": "训练前", "after": "训练后"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     run = train()  # trained once per process, then cached
     fig, axes = plt.subplots(2, 1, figsize=(6.0, 2.9), layout="constrained")
-    panels = [(run.params_before, "before training"), (run.params, "after training")]
+    panels = [(run.params_before, text["before"]), (run.params, text["after"])]
     for ax, (params, title) in zip(axes, panels):
         weights = attention_row(params)[None, :]  # (1 query, 6 keys)
         heatmap(ax, weights, ["milk"], SENTENCE, "weight", highlight_rows=[0], title=title)
@@ -22,4 +32,5 @@ def draw():
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_milk_attention_before_after.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_milk_attention_before_after.py zh
+    draw(lang).savefig(f"fig_milk_attention_before_after.{lang}.svg")

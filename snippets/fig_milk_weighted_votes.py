@@ -8,13 +8,25 @@ against "most" and "all"; "cat" votes for the larger amount of each pair;
 those two rows are outlined.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 
-from plotting import heatmap
+from plotting import heatmap, use_language
 from relevance_training import AMOUNTS, SCALE, SENTENCE, encode, forward, train
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"amounts": AMOUNTS, "weights": "weights of milk", "z": "z = weights · V"},
+    "zh": {"amounts": ["一点不剩", "剩一点", "剩大半", "原封未动"],
+           "weights": "milk 的权重", "z": "z = 权重 · V"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
+    amounts = text["amounts"]  # the columns of V, z and p: how much of the milk is left
     run = train()  # trained once per process, then cached
     f = forward(run.params, encode(SENTENCE), [SENTENCE.index("milk")])
     voters = [SENTENCE.index("cat"), SENTENCE.index("drank")]
@@ -22,15 +34,16 @@ def draw():
     fig, axes = plt.subplots(1, 4, figsize=(8.5, 3.0), width_ratios=[6, 4, 4, 4],
                              layout="constrained")
     heatmap(axes[0], f["a"], ["milk"], SENTENCE, "weight", highlight_rows=[0],
-            title="weights of milk")
-    heatmap(axes[1], f["v"][0], SENTENCE, AMOUNTS, "vector", fmt="{:.1f}",
+            title=text["weights"])
+    heatmap(axes[1], f["v"][0], SENTENCE, amounts, "vector", fmt="{:.1f}",
             highlight_rows=voters, title="V = tanh(X·W_V)")
-    heatmap(axes[2], f["z"], ["milk"], AMOUNTS, "vector", fmt="{:.1f}", title="z = weights · V")
-    heatmap(axes[3], f["p"], ["milk"], AMOUNTS, "weight", title=f"p = softmax({SCALE:g}z)")
+    heatmap(axes[2], f["z"], ["milk"], amounts, "vector", fmt="{:.1f}", title=text["z"])
+    heatmap(axes[3], f["p"], ["milk"], amounts, "weight", title=f"p = softmax({SCALE:g}z)")
     for ax in axes:
         ax.tick_params(axis="x", labelrotation=90)
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_milk_weighted_votes.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_milk_weighted_votes.py zh
+    draw(lang).savefig(f"fig_milk_weighted_votes.{lang}.svg")

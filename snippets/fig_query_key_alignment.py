@@ -6,25 +6,37 @@ and "black" at every training step: direction only, from -1 (opposed) to 1
 count the lengths of the vectors; softmax turns them into the weights.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
-from plotting import HIGHLIGHT, ink
+from plotting import HIGHLIGHT, ink, use_language
 from relevance_training import WATCHED_KEYS, train
 
 # One colour and line style per key word, the same in every figure of the page.
 STYLES = {"drank": (HIGHLIGHT, "-"), "cat": ("#1c7ed6", "--"), "black": (None, ":")}
 EVERY = 10  # plot every 10th step: smooth enough, and a small SVG
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"cosine": "cosine of q_milk and k", "score": "score q_milk · k / √d_k",
+           "step": "training step"},
+    "zh": {"cosine": "q_milk 与 k 的余弦相似度", "score": "分数 q_milk · k / √d_k",
+           "step": "训练步数"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     run = train()  # trained once per process, then cached
     steps = np.arange(len(run.losses))[::EVERY]
     last = steps[-1]
 
     fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.2), layout="constrained")
-    panels = [(run.cosines, "cosine of q_milk and k", 0.15),
-              (run.scores, "score q_milk · k / √d_k", 0.5)]
+    panels = [(run.cosines, text["cosine"], 0.15),
+              (run.scores, text["score"], 0.5)]
     for ax, (history, title, gap) in zip(axes, panels):
         ends = []
         for word, (colour, style) in STYLES.items():
@@ -38,7 +50,7 @@ def draw():
             ax.text(last * 1.02, y_prev, word, va="center")
         ax.axhline(0, color=ink(), linewidth=0.6)
         ax.set_title(title)
-        ax.set_xlabel("training step")
+        ax.set_xlabel(text["step"])
         ax.set_xlim(0, last)
         ax.spines[["top", "right"]].set_visible(False)
     axes[0].set_ylim(-1.05, 1.05)
@@ -46,4 +58,5 @@ def draw():
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_query_key_alignment.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_query_key_alignment.py zh
+    draw(lang).savefig(f"fig_query_key_alignment.{lang}.svg")

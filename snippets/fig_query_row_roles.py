@@ -7,17 +7,31 @@ four weights are row "blue" of the weight matrix; rows are queries, columns
 are keys.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 
 from attention import scaled_dot_product_attention
-from plotting import HIGHLIGHT, heatmap, ink
+from plotting import HIGHLIGHT, heatmap, ink, use_language
 from running_example import SOURCE_WORDS, source_qkv
+
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"query": "query: the word attention is computed for",
+           "keys": "keys and values: the words it attends to (weight below)",
+           "rows": "query word", "columns": "key / value word"},
+    "zh": {"query": "查询词：为它计算注意力的词",
+           "keys": "键词（也提供值）：它关注的词（下方是权重）",
+           "rows": "查询词", "columns": "键词（也提供值）"},
+}
 
 
 LINE_WIDTH = 10  # points for a weight of 1: a line's width is proportional to its weight
 
 
-def draw():
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     q, k, v = source_qkv()  # (n, d_k), (n, d_k), (n, d_v)
     _, weights = scaled_dot_product_attention(q, k, v)  # (n, n)
     blue = SOURCE_WORDS.index("blue")
@@ -40,16 +54,17 @@ def draw():
         left.text(j, -0.32, f"{weight:.2f}", ha="center", va="center", fontsize=10)
     left.text(*top, "blue", ha="center", va="center", fontsize=12, weight="bold",
               bbox=dict(box, edgecolor=HIGHLIGHT, linewidth=2.5))
-    left.text(top[0], 1.33, "query: the word attention is computed for",
+    left.text(top[0], 1.33, text["query"],
               ha="center", va="center", fontsize=10)
-    left.text(top[0], -0.52, "keys and values: the words it attends to (weight below)",
+    left.text(top[0], -0.52, text["keys"],
               ha="center", va="center", fontsize=10)
 
     # Right: the same weights as row "blue" of the weight matrix.
     heatmap(right, weights, SOURCE_WORDS, SOURCE_WORDS, "weight", highlight_rows=[blue],
-            row_title="query word", col_title="key / value word")
+            row_title=text["rows"], col_title=text["columns"])
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_query_row_roles.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_query_row_roles.py zh
+    draw(lang).savefig(f"fig_query_row_roles.{lang}.svg")

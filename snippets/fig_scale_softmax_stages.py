@@ -6,15 +6,27 @@ and softmax turns each row of scores into attention weights that add up to
 at all three stages.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from attention import softmax
-from plotting import heatmap
+from plotting import heatmap, use_language
 from running_example import D_K, SOURCE_WORDS, source_qkv
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"factors": "factors: QKᵀ", "scores": "scores: QKᵀ / √{d_k}",
+           "weights": "weights: softmax"},
+    "zh": {"factors": "因子：QKᵀ", "scores": "分数：QKᵀ / √{d_k}",
+           "weights": "权重：softmax"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     q, k, _ = source_qkv()  # (n, d_k) each
     factors = q @ k.T  # (n, n)
     scores = factors / np.sqrt(D_K)  # (n, n)
@@ -23,8 +35,9 @@ def draw():
 
     fig, axes = plt.subplots(1, 3, figsize=(8.5, 3.1), layout="constrained")
     fig.get_layout_engine().set(h_pad=0.1, w_pad=0.2)
-    stages = [(factors, "score", "factors: QKᵀ"), (scores, "score", f"scores: QKᵀ / √{D_K}"),
-              (weights, "weight", "weights: softmax")]
+    stages = [(factors, "score", text["factors"]),
+              (scores, "score", text["scores"].format(d_k=D_K)),
+              (weights, "weight", text["weights"])]
     for ax, (matrix, kind, title) in zip(axes, stages):
         heatmap(ax, matrix, SOURCE_WORDS, SOURCE_WORDS, kind, highlight_rows=[blue],
                 title=title)
@@ -35,4 +48,5 @@ def draw():
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_scale_softmax_stages.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_scale_softmax_stages.py zh
+    draw(lang).savefig(f"fig_scale_softmax_stages.{lang}.svg")

@@ -11,15 +11,28 @@ with mean 0 and variance 1, many times over, and look at one softmax row:
 Dividing by √d_k keeps all three where they are at d_k = 1, whatever the width.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from attention import softmax
+from plotting import use_language
 
 WIDTHS = [3, 8, 16, 32, 64, 128, 256, 512]
 ORIGINAL = 64  # d_k of the original Transformer: d_model / h = 512 / 8
 N_KEYS = 10
 TRIALS = 1000
+
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"unscaled": "q·k, unscaled", "spread": "spread of the scores",
+           "largest": "largest weight in the row", "gradient": "its gradient w(1 − w)",
+           "uniform": "1/{n}: all keys equal"},
+    "zh": {"unscaled": "q·k（未缩放）", "spread": "离散程度（标准差）",
+           "largest": "一行中最大的权重", "gradient": "它的梯度 w(1 − w)",
+           "uniform": "1/{n}：所有键平分"},
+}
 
 
 def random_scores(d_k, n_keys=N_KEYS, trials=TRIALS, seed=0):
@@ -39,13 +52,15 @@ def softmax_row_statistics(d_k, scaled):
     return scores.std(), top.mean(), np.mean(top * (1 - top))
 
 
-def draw():
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     stats = {scaled: np.array([softmax_row_statistics(d, scaled) for d in WIDTHS])
              for scaled in (False, True)}  # (len(WIDTHS), 3) each
     fig, axes = plt.subplots(1, 3, figsize=(9.5, 3.2), layout="constrained")
-    styles = {False: dict(color="#d9480f", marker="o", label="q·k, unscaled"),
+    styles = {False: dict(color="#d9480f", marker="o", label=text["unscaled"]),
               True: dict(color="#1971c2", marker="s", label="q·k / √d_k")}
-    titles = ["spread of the scores", "largest weight in the row", "its gradient w(1 − w)"]
+    titles = [text["spread"], text["largest"], text["gradient"]]
     for column, (ax, title) in enumerate(zip(axes, titles)):
         for scaled, style in styles.items():
             ax.plot(WIDTHS, stats[scaled][:, column], **style)
@@ -61,7 +76,7 @@ def draw():
         ax.axvline(ORIGINAL, color=plt.rcParams["text.color"], linewidth=0.8, alpha=0.5)
     axes[1].set_ylim(0, 1.02)
     axes[1].axhline(1 / N_KEYS, color=plt.rcParams["text.color"], linestyle=":", linewidth=1)
-    axes[1].annotate(f"1/{N_KEYS}: all keys equal", xy=(WIDTHS[-1], 1 / N_KEYS), xytext=(0, 4),
+    axes[1].annotate(text["uniform"].format(n=N_KEYS), xy=(WIDTHS[-1], 1 / N_KEYS), xytext=(0, 4),
                      textcoords="offset points", ha="right", fontsize=8)
     axes[2].set_ylim(0, 0.26)
     axes[0].legend(fontsize=8, frameon=False)
@@ -69,4 +84,5 @@ def draw():
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_scaling_by_width.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_scaling_by_width.py zh
+    draw(lang).savefig(f"fig_scaling_by_width.{lang}.svg")

@@ -7,15 +7,27 @@ their weights exactly 0; (3) encoder-decoder attention, target rows and
 source columns. The row of "blue" or "azul" is outlined.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from attention import scaled_dot_product_attention
-from plotting import heatmap
+from plotting import heatmap, use_language
 from running_example import SOURCE_WORDS, TARGET_WORDS, cross_qkv, source_qkv, target_qkv
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"encoder": "1  source → source", "decoder": "2  target → target",
+           "cross": "3  target → source"},
+    "zh": {"encoder": "1  源句 → 源句", "decoder": "2  目标句 → 目标句",
+           "cross": "3  目标句 → 源句"},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     n_t = len(TARGET_WORDS)
     mask = np.tril(np.ones((n_t, n_t), dtype=bool))  # look-ahead mask
     _, w_enc = scaled_dot_product_attention(*source_qkv())  # (n_source, n_source)
@@ -25,13 +37,14 @@ def draw():
 
     fig, axes = plt.subplots(1, 3, figsize=(8.5, 3.3), layout="constrained")
     heatmap(axes[0], w_enc, SOURCE_WORDS, SOURCE_WORDS, "weight", highlight_rows=[blue],
-            title="1  source → source")
+            title=text["encoder"])
     heatmap(axes[1], w_dec, TARGET_WORDS, TARGET_WORDS, "weight", highlight_rows=[azul],
-            title="2  target → target", mask=mask, masked_label="0")
+            title=text["decoder"], mask=mask, masked_label="0")
     heatmap(axes[2], w_cross, TARGET_WORDS, SOURCE_WORDS, "weight", highlight_rows=[azul],
-            title="3  target → source")
+            title=text["cross"])
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_three_attention_matrices.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_three_attention_matrices.py zh
+    draw(lang).savefig(f"fig_three_attention_matrices.{lang}.svg")

@@ -8,34 +8,50 @@ Numbers are rounded to two decimals, so a column of scaled rows may add up
 to the sum below it only within 0.01 or 0.02.
 """
 
+import sys
+
 import matplotlib.pyplot as plt
 
 from attention import scaled_dot_product_attention
-from plotting import heatmap
+from plotting import heatmap, use_language
 from running_example import SOURCE_WORDS, VALUES, source_qkv
 
+# The figure's text in each language (the words of the sentence are data).
+LABELS = {
+    "en": {"factors": "blue's factors", "weights": "blue's weights",
+           "factors_sum": "= blue's row of (QKᵀ)V", "weights_sum": "= blue's attention output",
+           "scaled": "each Value row, scaled", "sum": "sum", "values": VALUES},
+    "zh": {"factors": "blue 的因子", "weights": "blue 的注意力权重",
+           "factors_sum": "= (QKᵀ)V 中 blue 那一行", "weights_sum": "= blue 的注意力输出",
+           "scaled": "乘过的各个值向量", "sum": "和", "values": ["事物", "颜色", "功能词"]},
+}
 
-def draw():
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
     q, k, v = source_qkv()  # (n, d_k), (n, d_k), (n, d_v)
     _, weights = scaled_dot_product_attention(q, k, v)  # weights (n, n)
     blue = SOURCE_WORDS.index("blue")
-    cases = [("factors", (q @ k.T)[blue], "score", "blue's row of (QKᵀ)V"),
-             ("weights", weights[blue], "weight", "blue's attention output")]
+    cases = [((q @ k.T)[blue], "score", text["factors"], text["factors_sum"]),
+             (weights[blue], "weight", text["weights"], text["weights_sum"])]
 
     fig, axes = plt.subplots(3, 2, figsize=(8.5, 5.6), height_ratios=[1, 4, 1],
                              layout="constrained")
     fig.get_layout_engine().set(h_pad=0.12, w_pad=0.3)
-    for col, (name, row, kind, result) in enumerate(cases):
+    for col, (row, kind, title, result) in enumerate(cases):
         scaled = row[:, None] * v  # (n, d_v): row j is v_j times blue's factor for j
         heatmap(axes[0, col], row[None], ["blue"], SOURCE_WORDS, kind,
-                highlight_rows=[0], title=f"blue's {name}")
+                highlight_rows=[0], title=title)
         labels = [f"${f:.2f} \\times v_\\mathrm{{{word}}}$" for f, word in zip(row, SOURCE_WORDS)]
-        heatmap(axes[1, col], scaled.round(2) + 0.0, labels, VALUES, "vector")  # + 0.0: no "-0.00"
-        heatmap(axes[2, col], scaled.sum(axis=0)[None], ["sum"], [], "vector",
-                highlight_rows=[0], title=f"= {result}")
-        axes[1, col].set_title("each Value row, scaled", pad=22)
+        heatmap(axes[1, col], scaled.round(2) + 0.0, labels, text["values"],
+                "vector")  # + 0.0: no "-0.00"
+        heatmap(axes[2, col], scaled.sum(axis=0)[None], [text["sum"]], [], "vector",
+                highlight_rows=[0], title=result)
+        axes[1, col].set_title(text["scaled"], pad=22)
     return fig
 
 
 if __name__ == "__main__":
-    draw().savefig("fig_weighted_sum_blue.svg")
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_weighted_sum_blue.py zh
+    draw(lang).savefig(f"fig_weighted_sum_blue.{lang}.svg")

@@ -21,9 +21,9 @@ def counted_renders(tmp_path, monkeypatch):
     rendered = []
     real_render = snippet_figures._render
 
-    def render(path):
-        rendered.append(path.name)
-        return real_render(path)
+    def render(path, lang="en"):
+        rendered.append(path.name if lang == "en" else f"{path.name} {lang}")
+        return real_render(path, lang)
 
     monkeypatch.setattr(snippet_figures, "_render", render)
 
@@ -69,6 +69,20 @@ def test_edited_import_redraws_only_the_snippets_that_use_it(counted_renders):
     new_build()
     snippet_figures.draw_svg("fig_words_to_qkv")
     assert rendered.count("fig_words_to_qkv.py") == 3
+
+
+def test_each_language_is_drawn_once_and_cached_on_its_own(counted_renders):
+    snippets, rendered, new_build = counted_renders
+    english = snippet_figures.draw_svg("fig_look_ahead_mask", "en")
+    chinese = snippet_figures.draw_svg("fig_look_ahead_mask", "zh")
+    assert snippet_figures.draw_svg("fig_look_ahead_mask", "zh") == chinese  # same build: memory
+    new_build()
+    assert snippet_figures.draw_svg("fig_look_ahead_mask", "en") == english  # next build: cache
+    assert snippet_figures.draw_svg("fig_look_ahead_mask", "zh") == chinese
+    assert rendered == ["fig_look_ahead_mask.py", "fig_look_ahead_mask.py zh"]
+    assert "掩蔽后的分数" in chinese and "掩蔽后的分数" not in english
+    assert "masked scores" in english and "masked scores" not in chinese
+    assert sorted(p.name.split("-")[1] for p in snippet_figures.CACHE.glob("*.svg")) == ["en", "zh"]
 
 
 def test_no_figures_mode_draws_placeholders(counted_renders, monkeypatch):

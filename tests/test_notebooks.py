@@ -133,6 +133,8 @@ def test_notebook_draws_every_figure_of_the_chapter(executed, case):
     for cell in drawn:
         images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
         assert len(images) == 1, "one figure per draw() cell"
+        printed = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+        assert "missing from font" not in printed and "does not have a glyph" not in printed, printed
         assert base64.b64decode(images[0].data["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -154,7 +156,8 @@ def test_notebook_follows_the_page(generated, case):
         if kind == "code":
             expected.append(rest[0])
         elif kind == "figure":
-            expected += [notebooks.without_main_block((SNIPPETS / rest[1]).read_text(encoding="utf-8")), "draw();"]
+            expected += [notebooks.without_main_block((SNIPPETS / rest[1]).read_text(encoding="utf-8")),
+                         "draw();" if case[1] == "en" else 'draw("zh");']
     code = [c.source for c in notebook.cells if c.cell_type == "code" and "module" not in c.metadata.get("tags", [])]
     assert code == expected
     fences = [normalise(b.code) for b in extract_from_file(source(*case))

@@ -15,16 +15,25 @@ ALL_SNIPPETS = sorted(SNIPPETS.glob("*.py"))
 
 @pytest.mark.parametrize("snippet", ALL_SNIPPETS, ids=lambda p: p.name)
 def test_snippet_runs_standalone_in_an_empty_folder(snippet, tmp_path):
-    """Copy only the snippet and the local modules it imports; run it as a script."""
+    """Copy only the snippet and the local modules it imports; run it as a script.
+
+    A figure snippet run with no argument draws the English figure; with ``zh``
+    it draws the Chinese one, under its own name.
+    """
     for path in [snippet, *local_imports(snippet)]:
         shutil.copy(path, tmp_path)
-    result = subprocess.run([sys.executable, snippet.name], cwd=tmp_path, capture_output=True,
-                            text=True, env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg",
-                                            "HOME": str(tmp_path)})
-    assert result.returncode == 0, result.stderr
-    if snippet.name.startswith("fig_"):
-        svg = tmp_path / f"{snippet.stem}.svg"
-        assert svg.is_file(), f"{snippet.name} did not write {svg.name}"
+    runs = [([], "en"), (["zh"], "zh")] if snippet.name.startswith("fig_") else [([], None)]
+    for args, lang in runs:
+        result = subprocess.run([sys.executable, snippet.name, *args], cwd=tmp_path,
+                                capture_output=True, text=True,
+                                env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg",
+                                     "HOME": str(tmp_path)})
+        assert result.returncode == 0, result.stderr
+        assert "missing from font" not in result.stderr, result.stderr
+        if lang is None:
+            continue
+        svg = tmp_path / f"{snippet.stem}.{lang}.svg"
+        assert svg.is_file(), f"{snippet.name} {' '.join(args)} did not write {svg.name}"
         root = ET.parse(svg).getroot()
         assert root.tag == "{http://www.w3.org/2000/svg}svg"
         assert len(root.findall(".//{http://www.w3.org/2000/svg}path")) > 10
@@ -39,8 +48,9 @@ def test_importing_a_figure_snippet_draws_nothing(tmp_path):
 
 
 @pytest.mark.parametrize("snippet", figure_snippets(), ids=lambda p: p.name)
-def test_figure_is_deterministic_svg_without_date(snippet):
-    first, second = _render(snippet), _render(snippet)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_figure_is_deterministic_svg_without_date(snippet, lang):
+    first, second = _render(snippet, lang), _render(snippet, lang)
     assert first == second
     assert first.startswith("<svg ")
     assert "<dc:date>" not in first and "202" not in first.split(">", 1)[0]
