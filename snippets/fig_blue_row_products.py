@@ -35,7 +35,7 @@ def draw(lang="en"):
 
     fig, axes = plt.subplot_mosaic([[".", "kt"], ["q", "products"], [".", "row"]],
                                    figsize=(6, 6.4), width_ratios=[1, 4],
-                                   height_ratios=[3, 3, 1], layout="constrained")
+                                   height_ratios=[4, 4, 1], layout="constrained")
     dims = text["features"]
     heatmap(axes["kt"], k.T, dims, SOURCE_WORDS, "vector", fmt="{:.0f}",
             title=text["kt"])

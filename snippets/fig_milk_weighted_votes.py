@@ -31,7 +31,7 @@ def draw(lang="en"):
     f = forward(run.params, encode(SENTENCE), [SENTENCE.index("milk")])
     voters = [SENTENCE.index("cat"), SENTENCE.index("drank")]
 
-    fig, axes = plt.subplots(1, 4, figsize=(8.5, 3.0), width_ratios=[6, 4, 4, 4],
+    fig, axes = plt.subplots(1, 4, figsize=(9.0, 3.8), width_ratios=[6, 4, 4, 4],
                              layout="constrained")
     heatmap(axes[0], f["a"], ["milk"], SENTENCE, "weight", highlight_rows=[0],
             title=text["weights"])
