@@ -16,8 +16,9 @@ two at a time, while MkDocs renders the pages. Outputs depend only on the
 code cells, so they are kept in `.cache/notebooks/` under a hash of the code
 cells (which contain the snippets and the modules they import), of the
 function that runs them, and of the versions of Python, NumPy, matplotlib and
-ipykernel: a prose edit or a translation runs nothing, and the English and the
-Chinese notebook of a chapter share one execution. `FIGURE_CACHE=off` skips
+ipykernel: a prose edit or a translation runs nothing. The English and the
+Chinese notebook of a chapter run on their own, since their figure cells
+draw different languages (`draw();`, `draw("zh");`). `FIGURE_CACHE=off` skips
 that folder (clean builds); `FIGURES=off` runs nothing and renders the
 notebooks without outputs. A cell that raises stops the build with an error
 that names the chapter and shows the traceback.
@@ -509,7 +510,7 @@ def on_config(config):
     jupyter = config.plugins.get("mkdocs-jupyter")
     if jupyter is None:
         raise PluginError("hooks/notebooks.py needs the mkdocs-jupyter plugin in mkdocs.yml")
-    # Execution is ours (cached, shared by both languages); mkdocs-jupyter only renders. Its own
+    # Execution is ours (cached per notebook); mkdocs-jupyter only renders. Its own
     # HTML cache evicts what the current build did not use, and each language (and FIGURES=off,
     # with notebooks not executed) is a build of its own, so each gets its own folder.
     jupyter.config["execute"] = False
