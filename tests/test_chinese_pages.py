@@ -1,0 +1,161 @@
+"""The Chinese pages: one term per concept, the English term at first use, Chinese typography.
+
+The glossary (docs/glossary.zh.md) is the source of truth. Each entry names its
+term in the heading and its English name after 英文：; a comment line
+``<!-- 不用：A、B -->`` under an entry lists the variants the site does not use
+for that concept. Every Chinese page is checked against those lists (an entry
+may name its own variants, as aliases readers meet elsewhere).
+"""
+
+import re
+
+import pytest
+
+from conftest import DOCS
+
+GLOSSARY = DOCS / "glossary.zh.md"
+ZH_PAGES = sorted(DOCS.glob("*.zh.md"))
+CJK = "\u4e00-\u9fff"
+
+
+def entries(glossary_text):
+    """Each glossary entry: (heading id, Chinese terms, English names, variants, its text)."""
+    found = []
+    for block in re.split(r"^(?=### )", glossary_text, flags=re.M)[1:]:
+        heading = re.match(r"### (.+?) \{ #([\w-]+) \}", block)
+        english = re.search(r"^英文：(.+?)。", block, re.M)
+        variants = re.search(r"^<!-- 不用：(.+?) -->$", block, re.M)
+        found.append((heading.group(2), re.split(r"[、与]", heading.group(1)),
+                      re.sub(r"（[^）]*）", "", english.group(1)).split("、") if english else [],
+                      variants.group(1).split("、") if variants else [], block))
+    return found
+
+
+def prose(markdown):
+    """The text a reader reads as sentences: no code, maths, headings, link targets or image alt text."""
+    text = re.sub(r"^([ ]*)(```|~~~).*?^\1\2[ ]*$", "", markdown, flags=re.S | re.M)
+    text = re.sub(r"\$\$.*?\$\$", "", text, flags=re.S)
+    text = re.sub(r"\$[^$\n]+\$", "$", text)
+    text = re.sub(r"`[^`\n]+`", "`", text)
+    text = re.sub(r"^[ ]*!\[.*$", "", text, flags=re.M)
+    text = re.sub(r"^#+ .*$", "", text, flags=re.M)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    return re.sub(r"\]\([^)]*\)", "]", text)
+
+
+def variants_used(text, glossary_entries, own_entry=None):
+    """(variant, the term the glossary uses instead) for each variant in `text`."""
+    return [(variant, terms[0]) for entry_id, terms, _, variants, _ in glossary_entries
+            if entry_id != own_entry for variant in variants if variant in text]
+
+
+GLOSSARY_ENTRIES = entries(GLOSSARY.read_text(encoding="utf-8"))
+
+
+def test_the_glossary_names_variants_to_avoid():
+    listed = {v for *_, variants, _ in GLOSSARY_ENTRIES for v in variants}
+    assert {"源句子", "目标句子", "遮挡", "前馈层", "值行", "得分"} <= listed
+
+
+def test_the_variant_check_finds_a_planted_variant():
+    assert variants_used("把目标句子里后面的词遮挡起来。", GLOSSARY_ENTRIES) == [
+        ("目标句子", "源句"), ("遮挡", "掩码")]
+    assert variants_used("解码器写出目标句。", GLOSSARY_ENTRIES) == []
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=lambda p: p.name)
+def test_one_term_per_concept(path):
+    if path == GLOSSARY:
+        used = [hit for entry_id, *_, block in GLOSSARY_ENTRIES
+                for hit in variants_used(prose(block), GLOSSARY_ENTRIES, own_entry=entry_id)]
+    else:
+        used = variants_used(prose(path.read_text(encoding="utf-8")), GLOSSARY_ENTRIES)
+    assert used == [], "variants the glossary does not use (variant, the glossary's term)"
+
+
+# --- The English term at first use -------------------------------------------------------------
+
+def first_use_terms(glossary_entries):
+    """Chinese term -> its English names, for terms of two or more Chinese characters.
+
+    键 and 值 alone are too short to find (关键, 数值); they are checked as 键向量 and 值向量.
+    """
+    terms = {}
+    for _, chinese, english, _, block in glossary_entries:
+        names = re.findall(r"[A-Za-z][A-Za-z\- ]*[A-Za-z]", re.search(r"^英文：(.+?)。", block, re.M).group(1))
+        for term in chinese:
+            if re.fullmatch(rf"[{CJK}]{{2,}}(-[{CJK}]+)?", term):
+                terms[term] = names
+    terms.update({"键向量": ["Key"], "值向量": ["Value"]})
+    return terms
+
+
+def term_uses(markdown):
+    """The prose, with the titles of other chapters in links left out: a title is not a use.
+
+    A link to the glossary keeps its text (it is a use of the term it links)."""
+    text = re.sub(r"\[([^\]]*)\]\((?!glossary\.md)[^)]*\)", "〔〕", markdown)
+    return prose(re.sub(r"\[([^\]]*)\]\(glossary\.md[^)]*\)", r"\1", text))
+
+
+def missing_english(text, terms):
+    """Terms whose first use in `text` is not followed, within its phrase, by （English）.
+
+    The brackets may close a short run of terms (查询向量、键向量和值向量（query、key、value））."""
+    missing = []
+    for term, english in terms.items():
+        start = text.find(term)
+        if start < 0:
+            continue
+        after = text[start + len(term):start + len(term) + 60]
+        bracket = re.match(rf"[{CJK}\-、*]{{0,12}}（([^）]*)）", after)
+        if not bracket or not any(name.lower() in bracket.group(1).lower()
+                                  or bracket.group(1).lower() in name.lower() for name in english):
+            missing.append(term)
+    return missing
+
+
+def test_the_first_use_check_wants_the_english_name_in_brackets():
+    terms = {"前瞻掩码": ["look-ahead mask"], "词元": ["token"]}
+    assert missing_english("解码器用前瞻掩码（look-ahead mask）。前瞻掩码……", terms) == []
+    assert missing_english("解码器用前瞻掩码。后来才写前瞻掩码（look-ahead mask）。", terms) == ["前瞻掩码"]
+    assert missing_english("每个词元向量（token vector）", terms) == []
+    assert missing_english("词元（单位）", terms) == ["词元"]
+    assert missing_english(term_uses("见[前瞻掩码](decoder-self-attention.md)。"), terms) == []
+    assert missing_english(term_uses("[前瞻掩码](glossary.md#look-ahead-mask)"), terms) == ["前瞻掩码"]
+
+
+@pytest.mark.parametrize("path", [p for p in ZH_PAGES if p != GLOSSARY], ids=lambda p: p.name)
+def test_each_term_gives_its_english_name_at_first_use(path):
+    text = term_uses(path.read_text(encoding="utf-8"))
+    assert missing_english(text, first_use_terms(GLOSSARY_ENTRIES)) == []
+
+
+# --- Typography --------------------------------------------------------------------------------
+
+TYPOGRAPHY = {
+    "italic Chinese (a slanted Chinese glyph is a fake; use bold)":
+        rf"(?<![*A-Za-z0-9])[*_](?![*_ ])[^*_\n]*[{CJK}][^*_\n]*(?<![*_ ])[*_](?![*A-Za-z0-9])",
+    "three or more quoted words joined by ， (use 、)": r"[”」]，[“「][^”」\n]{1,20}[”」]，[“「]",
+    "a thousands comma (write 2000)": r"\d,\d{3}(?!\d)",
+    "a hyphen-minus before a number (write −)": r"(?<![\w\-–])-\d",
+    "a space between a closing quote or bracket and a number": r"[”」）] +\d",
+    "a number touching a Chinese character (leave a space)": rf"[{CJK}]\d|\d[{CJK}]",
+}
+
+
+def typography_problems(text):
+    return [(rule, m.group(0)) for rule, pattern in TYPOGRAPHY.items()
+            for m in re.finditer(pattern, text)]
+
+
+def test_each_typography_rule_can_fail():
+    for bad in ["这是*重点*。", "“drank”，“cat”，“black”", "共 2,000 步", "在 -1 到 1 之间",
+                "“blue” 0.81", "共2000步"]:
+        assert typography_problems(bad), bad
+    assert typography_problems("*The ball is blue*，“drank”、“cat”、“black”，−1，2000 步，“blue”0.81") == []
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=lambda p: p.name)
+def test_chinese_typography(path):
+    assert typography_problems(prose(path.read_text(encoding="utf-8"))) == []
