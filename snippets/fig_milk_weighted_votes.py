@@ -33,6 +33,7 @@ def draw(lang="en"):
 
     fig, axes = plt.subplots(1, 4, figsize=(9.0, 3.8), width_ratios=[6, 4, 4, 4],
                              layout="constrained")
+    fig.get_layout_engine().set(h_pad=0.1)  # room above the titles
     heatmap(axes[0], f["a"], ["milk"], SENTENCE, "weight", highlight_rows=[0],
             title=text["weights"])
     heatmap(axes[1], f["v"][0], SENTENCE, amounts, "vector", fmt="{:.1f}",
