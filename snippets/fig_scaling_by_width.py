@@ -5,7 +5,7 @@ with mean 0 and variance 1, many times over, and look at one softmax row:
 
 - the spread (standard deviation) of the dot products q · k, which grows like √d_k;
 - the largest of the 10 weights, which goes to 1 without scaling;
-- how strongly that weight still responds to its own score, ∂w/∂s = w(1 − w),
+- how strongly that weight still responds to its own input s, ∂w/∂s = w(1 − w),
   which goes to 0 without scaling: a saturated softmax passes back almost no gradient.
 
 Dividing by √d_k keeps all three where they are at d_k = 1, whatever the width.
@@ -26,7 +26,7 @@ TRIALS = 1000
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
-    "en": {"unscaled": "q·k, unscaled", "spread": "spread of the scores",
+    "en": {"unscaled": "q·k, unscaled", "spread": "spread (standard deviation)",
            "largest": "largest weight in the row", "gradient": "its gradient w(1 − w)",
            "uniform": "1/{n}: all keys equal"},
     "zh": {"unscaled": "q·k（未缩放）", "spread": "离散程度（标准差）",
@@ -35,7 +35,7 @@ LABELS = {
 }
 
 
-def random_scores(d_k, n_keys=N_KEYS, trials=TRIALS, seed=0):
+def random_dot_products(d_k, n_keys=N_KEYS, trials=TRIALS, seed=0):
     """q · k for random unit-variance queries and keys.  Returns (trials, n_keys)."""
     rng = np.random.default_rng(seed)
     q = rng.standard_normal((trials, 1, d_k))  # one query per trial
@@ -44,12 +44,13 @@ def random_scores(d_k, n_keys=N_KEYS, trials=TRIALS, seed=0):
 
 
 def softmax_row_statistics(d_k, scaled):
-    """Spread of the scores, mean largest weight and mean w(1 − w) of that weight."""
-    scores = random_scores(d_k)  # (trials, n_keys)
+    """Spread of what softmax is given (q · k, or the scores q · k / √d_k if `scaled`),
+    mean largest weight and mean w(1 − w) of that weight."""
+    logits = random_dot_products(d_k)  # (trials, n_keys)
     if scaled:
-        scores = scores / np.sqrt(d_k)
-    top = softmax(scores, axis=-1).max(axis=-1)  # (trials,)
-    return scores.std(), top.mean(), np.mean(top * (1 - top))
+        logits = logits / np.sqrt(d_k)  # the scores
+    top = softmax(logits, axis=-1).max(axis=-1)  # (trials,)
+    return logits.std(), top.mean(), np.mean(top * (1 - top))
 
 
 def draw(lang="en"):
