@@ -200,7 +200,6 @@ def _render(path, lang="en"):
     missing = _MissingGlyphs()
     logger = logging.getLogger("matplotlib")
     logger.addHandler(missing)
-    logging.getLogger("matplotlib.font_manager").addFilter(_not_a_bold_fallback)
     try:
         with matplotlib.rc_context(SITE_STYLE), warnings.catch_warnings():
             warnings.filterwarnings("error", message="Glyph .* missing from font")
@@ -216,12 +215,11 @@ def _render(path, lang="en"):
         ) from error
     finally:
         logger.removeHandler(missing)
-        logging.getLogger("matplotlib.font_manager").removeFilter(_not_a_bold_fallback)
     return _clean_svg(buffer.getvalue(), prefix=path.stem.replace("_", "-"))
 
 
 class _MissingGlyphs(logging.Handler):
-    """Collects matplotlib's log lines about characters no font has; drops its bold-weight notes."""
+    """Collects matplotlib's log lines about characters no font has."""
 
     def __init__(self):
         super().__init__()
@@ -231,12 +229,6 @@ class _MissingGlyphs(logging.Handler):
         message = record.getMessage()
         if "does not have a glyph" in message or "missing from font" in message:
             self.messages.append(message)
-
-
-def _not_a_bold_fallback(record):
-    # The CJK font has one weight, so bold Chinese is laid out at 400: the same one-em
-    # widths, drawn bold by the browser. Not worth a line in every build log.
-    return "Failed to find font weight" not in record.getMessage()
 
 
 def _clean_svg(svg, prefix):

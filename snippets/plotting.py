@@ -12,6 +12,7 @@ figure snippet has `draw(lang="en")` and its labels in both languages.
 
 import functools
 import importlib.util
+import logging
 from pathlib import Path
 
 import matplotlib.colors as mcolors
@@ -65,9 +66,17 @@ def cjk_font():
     installed = {font.name for font in font_manager.fontManager.ttflist}
     for name in CJK_FONTS:
         if name in installed:
+            # A CJK font has one weight, so bold text falls back to 400 for its Chinese
+            # characters: the same one-em widths, drawn bold by the browser. Not worth a
+            # warning on every bold label.
+            logging.getLogger("matplotlib.font_manager").addFilter(_not_a_bold_fallback)
             return name
     raise RuntimeError("no font with Chinese characters is installed: "
                        "`pip install notojp-matplotlib`, or install one of " + ", ".join(CJK_FONTS))
+
+
+def _not_a_bold_fallback(record):
+    return "Failed to find font weight" not in record.getMessage()
 
 
 def ink():

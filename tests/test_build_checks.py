@@ -72,7 +72,7 @@ def test_broken_link_or_anchor_fails_the_strict_build(tmp_path, page, broken, na
 def test_a_failing_snippet_fails_the_build_and_is_named(tmp_path):
     project = copy_project(tmp_path, minimal=True)
     (project / "snippets" / "fig_broken_example.py").write_text(
-        "def draw():\n    raise RuntimeError('deliberately broken')\n")
+        "def draw(lang='en'):\n    raise RuntimeError('deliberately broken')\n")
     append(project / "docs" / "index.md", "\n![Broken](fig_broken_example.py)\n")
     result = mkdocs_build(project / "mkdocs.yml", tmp_path / "out", strict=False)
     assert result.returncode != 0
@@ -116,7 +116,7 @@ def test_reproducibility_check_notices_an_unseeded_figure(tmp_path):
     project = copy_project(tmp_path, minimal=True)
     (project / "snippets" / "fig_unseeded_noise.py").write_text(
         "import matplotlib.pyplot as plt\nimport numpy as np\n\n\n"
-        "def draw():\n    fig, ax = plt.subplots()\n"
+        "def draw(lang='en'):\n    fig, ax = plt.subplots()\n"
         "    ax.plot(np.random.default_rng().normal(size=5))\n    return fig\n")
     for page in ("index.md", "index.zh.md"):
         append(project / "docs" / page, "\n![Noise](fig_unseeded_noise.py)\n")

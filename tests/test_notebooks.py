@@ -207,7 +207,9 @@ def test_a_failing_cell_stops_the_build_and_is_named():
 
 
 def test_outputs_depend_on_code_only(tmp_path, monkeypatch):
-    """The execution cache key: the same for both languages and after a prose edit, new after a snippet edit."""
+    """The execution cache key: the same after a prose edit, new after a snippet edit.
+
+    The two languages differ only in their figure cells (`draw();`, `draw("zh");`)."""
     docs, snippets = tmp_path / "docs", tmp_path / "snippets"
     shutil.copytree(DOCS, docs)
     shutil.copytree(SNIPPETS, snippets, ignore=shutil.ignore_patterns("__pycache__"))
@@ -216,7 +218,11 @@ def test_outputs_depend_on_code_only(tmp_path, monkeypatch):
     monkeypatch.setattr(snippet_figures, "SNIPPETS", snippets)
     slug = "input-to-attention"
     key = notebooks.code_key(notebooks.build_notebook(slug, "en", SITE_URL))
-    assert notebooks.code_key(notebooks.build_notebook(slug, "zh", SITE_URL)) == key
+    chinese = notebooks.build_notebook(slug, "zh", SITE_URL)
+    assert notebooks.code_key(chinese) != key
+    english_code = [c.source for c in notebooks.build_notebook(slug, "en", SITE_URL).cells if c.cell_type == "code"]
+    chinese_code = [c.source.replace('draw("zh");', "draw();") for c in chinese.cells if c.cell_type == "code"]
+    assert chinese_code == english_code
     assert notebooks.code_key(notebooks.build_notebook(slug, "en", "http://127.0.0.1:1/")) == key
     page = docs / f"{slug}.md"
     page.write_text(page.read_text(encoding="utf-8").replace("Before we can ask", "Before we ask"), encoding="utf-8")
