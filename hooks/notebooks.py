@@ -77,6 +77,7 @@ CACHE = ROOT / ".cache" / "notebooks"
 NOT_CHAPTERS = {"index", "glossary"}
 FOLDER = "notebooks"  # /notebooks/<slug>/ (rendered page), /notebooks/<slug>.ipynb (download)
 TIMEOUT = 600  # seconds per cell
+KERNEL_STARTS = 3  # tries to start a kernel that dies while starting (see execute)
 # Figures at their own size: with Jupyter's default `bbox_inches="tight"` the inline backend draws
 # each figure twice, and figures with ConnectionPatch arrows then came out a few pixels apart in
 # about one run in five, so two clean builds differed.
@@ -421,12 +422,22 @@ def execute(notebook, label="notebook"):
     env = {**os.environ, "MPLBACKEND": "module://matplotlib_inline.backend_inline",
            "PYDEVD_DISABLE_FILE_VALIDATION": "1", "PYTHONHASHSEED": "0"}
     with tempfile.TemporaryDirectory(prefix="notebook-") as folder:
-        client = NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3", allow_errors=False,
-                                record_timing=False, coalesce_streams=True,
-                                resources={"metadata": {"path": folder}},
-                                extra_arguments=["--IPKernelApp.log_level=ERROR", *KERNEL_OPTIONS])
         try:
-            client.execute(env=env, cwd=folder)
+            for attempt in range(KERNEL_STARTS):
+                client = NotebookClient(notebook, timeout=TIMEOUT, kernel_name="python3",
+                                        allow_errors=False, record_timing=False,
+                                        coalesce_streams=True, resources={"metadata": {"path": folder}},
+                                        extra_arguments=["--IPKernelApp.log_level=ERROR", *KERNEL_OPTIONS])
+                try:
+                    client.execute(env=env, cwd=folder)
+                    break
+                except RuntimeError as error:
+                    # jupyter_client picks a kernel's ports by binding free ones and letting them
+                    # go, so kernels starting at the same moment (two builds side by side) can
+                    # race for one port, and the loser dies before it says hello. No cell has run
+                    # then, so the kernel is started again; a cell's error is never retried.
+                    if "before replying to kernel_info" not in str(error) or attempt == KERNEL_STARTS - 1:
+                        raise
         except CellExecutionError as error:
             failed = next((i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code"
                            and any(o.output_type == "error" for o in cell.outputs)), None)
