@@ -4,6 +4,7 @@ The reference implementation used on every page of this site. It depends on
 NumPy only: copy this file into your project and import it.
 
     output, weights = scaled_dot_product_attention(q, k, v, mask=None)
+    output, weights = multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None)
 
 Shapes follow the usual convention: queries on rows, keys on columns.
 
@@ -13,11 +14,17 @@ Shapes follow the usual convention: queries on rows, keys on columns.
     mask     broadcastable to (..., n_q, n_k), True = "may attend"
     weights  (..., n_q, n_k)   each row sums to 1
     output   (..., n_q, d_v)   one row per query word
+
+multi_head_attention projects the rows (x @ w), splits the projections into
+n_heads column slices of width d_head = d_model / n_heads, runs
+scaled_dot_product_attention on each (weights (..., n_heads, n_q, n_k)),
+puts the heads' outputs side by side again and multiplies them by w_o.
 """
 
 import numpy as np
 
-__all__ = ["softmax", "scaled_dot_product_attention"]
+__all__ = ["softmax", "scaled_dot_product_attention", "multi_head_attention",
+           "split_heads", "merge_heads"]
 
 
 def softmax(x, axis=-1):
@@ -108,6 +115,107 @@ def scaled_dot_product_attention(q, k, v, mask=None):
     return output, weights
 
 
+def split_heads(x, n_heads):
+    """Split the last axis into heads: (..., n, d_model) -> (..., n_heads, n, d_head).
+
+    Head h takes columns h·d_head ... (h+1)·d_head − 1, where d_head = d_model / n_heads.
+
+    Examples
+    --------
+    >>> split_heads(np.arange(4.0).reshape(1, 4), 2)  # one word, d_model = 4, two heads
+    array([[[0., 1.]],
+    <BLANKLINE>
+           [[2., 3.]]])
+    """
+    *batch, n, d_model = np.shape(x)
+    _check_n_heads(d_model, n_heads)
+    x = np.reshape(x, (*batch, n, n_heads, d_model // n_heads))  # (..., n, n_heads, d_head)
+    return np.swapaxes(x, -2, -3)  # (..., n_heads, n, d_head)
+
+
+def merge_heads(x):
+    """Put the heads side by side again: (..., n_heads, n, d_head) -> (..., n, n_heads·d_head).
+
+    The inverse of `split_heads`: head h fills columns h·d_head ... (h+1)·d_head − 1.
+
+    Examples
+    --------
+    >>> merge_heads(split_heads(np.arange(4.0).reshape(1, 4), 2))
+    array([[0., 1., 2., 3.]])
+    """
+    x = np.swapaxes(x, -2, -3)  # (..., n, n_heads, d_head)
+    return np.reshape(x, (*x.shape[:-2], -1))  # (..., n, n_heads·d_head)
+
+
+def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):
+    """Several heads of scaled dot-product attention side by side, then one projection W_O.
+
+    Each head attends with its own slice of the projections: head h uses
+    columns h·d_head ... (h+1)·d_head − 1 of ``x_q @ w_q``, ``x_kv @ w_k`` and
+    ``x_kv @ w_v``, with d_head = d_model / n_heads. The heads' outputs are
+    concatenated in that order and multiplied by `w_o`.
+
+    Parameters
+    ----------
+    x_q : array_like, shape (..., n_q, d_model)
+        The rows the queries come from (for self-attention, the same as `x_kv`).
+    x_kv : array_like, shape (..., n_k, d_model)
+        The rows the keys and values come from.
+    w_q, w_k, w_v, w_o : array_like, shape (d_model, d_model)
+        Projections, applied as ``x @ w`` (rows are words); no biases.
+    n_heads : int
+        How many heads; must divide d_model.
+    mask : array_like of bool, optional
+        As in `scaled_dot_product_attention`, broadcastable to
+        (..., n_heads, n_q, n_k); True means "may attend". A mask of shape
+        (n_q, n_k) applies to every head; with a batch, give the heads' axis
+        as 1: (batch, 1, n_q, n_k).
+
+    Returns
+    -------
+    output : ndarray, shape (..., n_q, d_model)
+        ``concat(head_0, ..., head_{n_heads-1}) @ w_o``.
+    weights : ndarray, shape (..., n_heads, n_q, n_k)
+        Each head's attention weights.
+
+    Raises
+    ------
+    ValueError
+        If n_heads does not divide d_model, the shapes do not fit, or an input
+        holds NaN or infinity (and for a bad mask, as `scaled_dot_product_attention`).
+
+    Notes
+    -----
+    PyTorch's ``torch.nn.MultiheadAttention(d_model, n_heads, bias=False)``
+    computes the same thing from weights stored transposed (it applies
+    ``x @ W.T``): ``w_q, w_k, w_v = (W.T for W in in_proj_weight.chunk(3))``
+    and ``w_o = out_proj.weight.T``. Its boolean ``attn_mask`` marks the pairs
+    that may *not* attend, so ``mask = ~attn_mask``; its inputs are
+    (n, batch, d_model) unless ``batch_first=True``; and it returns the
+    weights averaged over heads unless ``average_attn_weights=False``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.standard_normal((3, 4))                       # (n=3, d_model=4)
+    >>> w_q, w_k, w_v, w_o = rng.standard_normal((4, 4, 4))   # each (4, 4)
+    >>> output, weights = multi_head_attention(x, x, w_q, w_k, w_v, w_o, n_heads=2)
+    >>> output.shape, weights.shape
+    ((3, 4), (2, 3, 3))
+    >>> weights.sum(axis=-1)                                  # every head's rows sum to 1
+    array([[1., 1., 1.],
+           [1., 1., 1.]])
+    """
+    x_q, x_kv = _as_float_arrays(x_q=x_q, x_kv=x_kv)
+    w_q, w_k, w_v, w_o = _as_weight_matrices(x_q.shape[-1], w_q=w_q, w_k=w_k, w_v=w_v, w_o=w_o)
+    _check_heads(x_q, x_kv, n_heads)
+    q = split_heads(x_q @ w_q, n_heads)  # (..., n_heads, n_q, d_head)
+    k = split_heads(x_kv @ w_k, n_heads)  # (..., n_heads, n_k, d_head)
+    v = split_heads(x_kv @ w_v, n_heads)  # (..., n_heads, n_k, d_head)
+    heads, weights = scaled_dot_product_attention(q, k, v, mask)  # (..., n_heads, n_q, d_head)
+    return merge_heads(heads) @ w_o, weights  # (..., n_q, d_model), (..., n_heads, n_q, n_k)
+
+
 def _masked_softmax(scores, mask):
     """Softmax over the last axis using only the entries where `mask` is True."""
     allowed = np.where(mask, scores, -np.inf)
@@ -170,3 +278,37 @@ def _as_mask(mask, scores_shape):
             f"mask of shape {mask.shape} does not broadcast to the score shape "
             f"(..., n_q, n_k) = {scores_shape}"
         ) from None
+
+
+def _as_weight_matrices(d_model, **matrices):
+    out = []
+    for name, w in matrices.items():
+        w = np.asarray(w, dtype=float)
+        if w.shape != (d_model, d_model):
+            raise ValueError(
+                f"{name} must have shape (d_model, d_model) = ({d_model}, {d_model}), "
+                f"got {w.shape}"
+            )
+        if not np.all(np.isfinite(w)):
+            raise ValueError(f"{name} contains NaN or infinity")
+        out.append(w)
+    return out
+
+
+def _check_heads(x_q, x_kv, n_heads):
+    if x_kv.shape[-1] != x_q.shape[-1]:
+        raise ValueError(
+            f"x_q and x_kv must have the same last dimension d_model, "
+            f"got x_q {x_q.shape} and x_kv {x_kv.shape}"
+        )
+    _check_n_heads(x_q.shape[-1], n_heads)
+
+
+def _check_n_heads(d_model, n_heads):
+    if isinstance(n_heads, bool) or not isinstance(n_heads, (int, np.integer)) or n_heads < 1:
+        raise ValueError(f"n_heads must be a positive integer, got {n_heads!r}")
+    if d_model % n_heads:
+        raise ValueError(
+            f"d_model = {d_model} is not divisible by n_heads = {n_heads}: "
+            f"every head needs the same width d_model / n_heads"
+        )

@@ -150,3 +150,122 @@ def test_nan_or_infinite_inputs_raise_instead_of_returning_nan(bad):
 def test_docstring_examples_hold():
     result = doctest.testmod(attention, extraglobs={"np": np})
     assert result.attempted >= 4 and result.failed == 0
+
+
+# --- Multi-head attention -------------------------------------------------------------------
+
+from attention import merge_heads, multi_head_attention, split_heads  # noqa: E402
+
+
+def heads_by_loop(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads):
+    """One head at a time, on the column slices of the projections (2-D inputs)."""
+    d_head = x_q.shape[-1] // n_heads
+    outputs, weights = [], []
+    for h in range(n_heads):
+        columns = slice(h * d_head, (h + 1) * d_head)
+        out, w = naive_attention(x_q @ w_q[:, columns], x_kv @ w_k[:, columns], x_kv @ w_v[:, columns])
+        outputs.append(out)
+        weights.append(w)
+    return np.concatenate(outputs, axis=-1) @ w_o, np.stack(weights)
+
+
+def random_weights(d_model):
+    return RNG.normal(size=(4, d_model, d_model))  # w_q, w_k, w_v, w_o
+
+
+@pytest.mark.parametrize("n_q, n_k, d_model, n_heads", [(4, 4, 6, 2), (3, 5, 8, 4), (2, 2, 5, 1), (1, 3, 6, 6)])
+def test_multi_head_attention_equals_a_loop_over_heads(n_q, n_k, d_model, n_heads):
+    x_q, x_kv = RNG.normal(size=(n_q, d_model)), RNG.normal(size=(n_k, d_model))
+    w = random_weights(d_model)
+    output, weights = multi_head_attention(x_q, x_kv, *w, n_heads=n_heads)
+    expected_output, expected_weights = heads_by_loop(x_q, x_kv, *w, n_heads)
+    assert output.shape == (n_q, d_model) and weights.shape == (n_heads, n_q, n_k)
+    np.testing.assert_allclose(weights, expected_weights, rtol=1e-12)
+    np.testing.assert_allclose(output, expected_output, rtol=1e-10, atol=1e-12)
+
+
+def torch_multihead_attention(query, key, value, in_proj_weight, out_proj_weight, num_heads,
+                              attn_mask=None, average_attn_weights=True):
+    """PyTorch's nn.MultiheadAttention(E, num_heads, bias=False), written out in NumPy.
+
+    Follows the documented computation (torch.nn.functional.multi_head_attention_forward):
+    inputs (L, N, E) (batch_first=False); weights stored as for nn.Linear, applied as x @ W.T;
+    in_proj_weight (3E, E) stacks the query, key and value projections; heads split the
+    projected E columns into num_heads contiguous blocks of E / num_heads; a boolean
+    attn_mask (L, S) is True where attention is NOT allowed; weights averaged over heads.
+    """
+    L, N, E = query.shape
+    S = key.shape[0]
+    head_dim = E // num_heads
+    w_q, w_k, w_v = np.split(in_proj_weight, 3)  # each (E, E)
+    q, k, v = query @ w_q.T, key @ w_k.T, value @ w_v.T  # (L, N, E), (S, N, E), (S, N, E)
+    q = q.reshape(L, N * num_heads, head_dim).transpose(1, 0, 2)  # (N*H, L, hd)
+    k = k.reshape(S, N * num_heads, head_dim).transpose(1, 0, 2)  # (N*H, S, hd)
+    v = v.reshape(S, N * num_heads, head_dim).transpose(1, 0, 2)  # (N*H, S, hd)
+    scores = (q / np.sqrt(head_dim)) @ k.transpose(0, 2, 1)  # (N*H, L, S)
+    if attn_mask is not None:
+        scores = np.where(attn_mask, -np.inf, scores)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    out = (weights @ v).transpose(1, 0, 2).reshape(L, N, E)  # (L, N, E)
+    weights = weights.reshape(N, num_heads, L, S)
+    return out @ out_proj_weight.T, weights.mean(axis=1) if average_attn_weights else weights
+
+
+def test_multi_head_attention_matches_pytorch_conventions_as_the_docstring_maps_them():
+    L, S, N, E, H = 4, 5, 2, 8, 4
+    query, key = RNG.normal(size=(L, N, E)), RNG.normal(size=(S, N, E))
+    in_proj_weight, out_proj_weight = RNG.normal(size=(3 * E, E)), RNG.normal(size=(E, E))
+    attn_mask = np.triu(np.ones((L, S), dtype=bool), k=1)  # True = may not attend
+    expected, expected_weights = torch_multihead_attention(
+        query, key, key, in_proj_weight, out_proj_weight, H, attn_mask, average_attn_weights=False)
+    w_q, w_k, w_v = (w.T for w in np.split(in_proj_weight, 3))  # as the docstring says
+    output, weights = multi_head_attention(query.transpose(1, 0, 2), key.transpose(1, 0, 2),
+                                           w_q, w_k, w_v, out_proj_weight.T, H, mask=~attn_mask)
+    np.testing.assert_allclose(output, expected.transpose(1, 0, 2), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(weights, expected_weights, rtol=1e-10, atol=1e-15)
+    _, averaged = torch_multihead_attention(query, key, key, in_proj_weight, out_proj_weight, H, attn_mask)
+    np.testing.assert_allclose(weights.mean(axis=1), averaged, rtol=1e-10, atol=1e-15)
+
+
+def test_multi_head_attention_takes_batches_and_a_mask_for_every_head():
+    x = RNG.normal(size=(3, 4, 6))  # (batch, n, d_model)
+    w = random_weights(6)
+    causal = np.tril(np.ones((4, 4), dtype=bool))
+    output, weights = multi_head_attention(x, x, *w, n_heads=3, mask=causal)
+    assert output.shape == (3, 4, 6) and weights.shape == (3, 3, 4, 4)
+    assert np.all(weights[..., ~causal] == 0)
+    for b in range(3):
+        one, one_weights = multi_head_attention(x[b], x[b], *w, n_heads=3, mask=causal)
+        np.testing.assert_allclose(output[b], one, rtol=1e-12)
+        np.testing.assert_allclose(weights[b], one_weights, rtol=1e-12)
+    per_sentence = np.ones((3, 1, 4, 4), dtype=bool)
+    per_sentence[1, ..., 3] = False  # sentence 1: key 3 is padding, for every head
+    _, weights = multi_head_attention(x, x, *w, n_heads=3, mask=per_sentence)
+    assert np.all(weights[1, ..., 3] == 0) and np.all(weights[[0, 2], ..., 3] > 0)
+
+
+def test_split_heads_takes_contiguous_column_blocks_and_merge_heads_undoes_it():
+    x = np.arange(2 * 3 * 6.0).reshape(2, 3, 6)  # (batch, n, d_model)
+    heads = split_heads(x, 3)  # (batch, n_heads, n, d_head)
+    assert heads.shape == (2, 3, 3, 2)
+    np.testing.assert_array_equal(heads[:, 1], x[..., 2:4])
+    np.testing.assert_array_equal(merge_heads(heads), x)
+
+
+@pytest.mark.parametrize("change, message", [
+    (dict(n_heads=4), "not divisible by n_heads"),
+    (dict(n_heads=0), "positive integer"),
+    (dict(n_heads=1.5), "positive integer"),
+    (dict(x_kv=np.ones((3, 5))), "same last dimension d_model"),
+    (dict(w_k=np.ones((6, 4))), r"w_k must have shape \(d_model, d_model\)"),
+    (dict(x_q=np.ones(6)), "at least 2 dimensions"),
+    (dict(w_o=np.full((6, 6), np.nan)), "w_o contains NaN"),
+    (dict(x_q=np.full((3, 6), np.inf)), "x_q contains NaN or infinity"),
+    (dict(mask=np.ones((2, 3, 3))), "mask must be a boolean array"),
+])
+def test_multi_head_attention_rejects_bad_input_with_a_plain_value_error(change, message):
+    arguments = dict(x_q=np.ones((3, 6)), x_kv=np.ones((3, 6)), w_q=np.eye(6), w_k=np.eye(6),
+                     w_v=np.eye(6), w_o=np.eye(6), n_heads=2)
+    with pytest.raises(ValueError, match=message):
+        multi_head_attention(**{**arguments, **change})
