@@ -1,6 +1,8 @@
-"""Claims about the pages themselves: how long a chapter's main line is, where numbers are printed."""
+"""Claims about the pages themselves: how long a chapter's main line is, where numbers are printed, how each chapter ends."""
 
 import re
+
+import pytest
 
 from conftest import DOCS
 from test_running_example_consistency import page_facts
@@ -50,3 +52,31 @@ def test_blues_weights_are_printed_in_full_only_where_they_are_introduced_and_de
         if len(columns) == 4:
             full.add(page)
     assert full == {"weighted-values.md", "query-key-value.md"}
+
+
+CHAPTERS = sorted(p.stem for p in DOCS.glob("*.md")
+                  if not p.name.endswith(".zh.md") and p.stem not in {"index", "glossary"})
+
+
+def check_yourself_problems(markdown):
+    """What is missing from a chapter's closing questions: the last section, 2-3 answers in collapsed blocks."""
+    sections = re.split(r"^## ", markdown, flags=re.M)
+    last = sections[-1]
+    if not re.match(r"[^\n]*\{ #check-yourself \}", last):
+        return ["the last section is not { #check-yourself }"]
+    answers = len(re.findall(r'^\?\?\? success "(Answer|答案)"', last, re.M))
+    return [] if 2 <= answers <= 3 else [f"{answers} collapsed answers, not 2 or 3"]
+
+
+@pytest.mark.parametrize("suffix", [".md", ".zh.md"])
+@pytest.mark.parametrize("slug", CHAPTERS)
+def test_every_chapter_ends_with_questions_and_collapsed_answers(slug, suffix):
+    assert check_yourself_problems((DOCS / f"{slug}{suffix}").read_text(encoding="utf-8")) == []
+
+
+def test_the_questions_check_can_fail():
+    ok = '## Check yourself { #check-yourself }\n\n**1.** Q?\n\n??? success "Answer"\n\n    A.\n\n' \
+         '**2.** Q?\n\n??? success "Answer"\n\n    A.\n'
+    assert check_yourself_problems("# T\n\n" + ok) == []
+    assert check_yourself_problems("# T\n\n" + ok + "\n## What comes next { #next }\n") != []
+    assert check_yourself_problems("# T\n\n" + ok.split("**2.**")[0]) == ["1 collapsed answers, not 2 or 3"]
