@@ -9,7 +9,12 @@
    chapter logged two 404s in the browser console. The selector's own links
    already lead to the right page, so the head links go; search engines still
    find the translations in `/sitemap.xml`, which lists them with hreflang.
-2. The search dialog gets an accessible name (Material leaves it unnamed).
+2. The search dialog and the search landmark get an accessible name
+   (Material leaves them unnamed).
+3. What scrolls can be reached with the keyboard, with or without
+   JavaScript: code blocks, notebook outputs, tables and display maths are
+   focusable (tabindex="0"), so Tab reaches them and the arrow keys scroll
+   them.
 """
 
 import re
@@ -17,9 +22,17 @@ import re
 HREFLANG_LINK = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 SEARCH_NAME = {"en": "Search", "zh": "搜索"}
+SEARCH_LANDMARK = '<div class="md-search__inner" role="search">'
+# The element that scrolls: in a highlighted code block its <code> (Material's script then keeps
+# tabindex only where the block overflows), else the <pre>, <table> or maths block itself.
+SCROLLING = re.compile(r'<(pre(?![^>]*>(?:<span></span>)?<code)|(?<=<span></span><)code|(?<=<pre><)code'
+                       r'|table|div class="math-block")(?=[ >])(?![^>]*tabindex)')
 
 
 def on_post_page(output, page, config):
     output = HREFLANG_LINK.sub("", output)
     language = "zh" if page.url.startswith("zh/") else "en"
-    return output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{SEARCH_NAME[language]}">', 1)
+    name = SEARCH_NAME[language]
+    output = output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{name}">', 1)
+    output = output.replace(SEARCH_LANDMARK, SEARCH_LANDMARK[:-1] + f' aria-label="{name}">', 1)
+    return SCROLLING.sub(lambda m: f'<{m[1]} tabindex="0"', output)

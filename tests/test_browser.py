@@ -63,6 +63,103 @@ def check_figures(page, scheme):
             assert ratio >= 4.5, f"{scheme}: figure text {fill} on {background} has contrast {ratio:.1f}"
 
 
+# Every text element of a page, against the background it is drawn on (alpha composited up
+# the tree): at least 4.5 : 1, or 3 : 1 for large text (24 px, or bold 18.66 px). Figure
+# text (SVG) is checked by check_figures, against the page.
+TEXT_CONTRAST = """() => {
+  const parse = c => { const m = c.match(/[\d.]+/g); if (!m) return null; return {r:+m[0], g:+m[1], b:+m[2], a: m.length > 3 ? +m[3] : 1}; };
+  const over = (top, bottom) => ({r: top.r*top.a + bottom.r*(1-top.a), g: top.g*top.a + bottom.g*(1-top.a), b: top.b*top.a + bottom.b*(1-top.a), a: 1});
+  const lum = c => { const f = v => { v /= 255; return v <= 0.04045 ? v/12.92 : Math.pow((v+0.055)/1.055, 2.4); }; return 0.2126*f(c.r)+0.7152*f(c.g)+0.0722*f(c.b); };
+  const ratio = (a, b) => { const [h, l] = [lum(a), lum(b)].sort((x, y) => y - x); return (h + 0.05) / (l + 0.05); };
+  const background = el => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const bg = parse(getComputedStyle(e).backgroundColor);
+      if (bg && bg.a > 0) { layers.push(bg); if (bg.a >= 1) break; }
+    }
+    let c = {r:255, g:255, b:255, a:1};
+    for (let i = layers.length - 1; i >= 0; i--) c = over(layers[i], c);
+    return c;
+  };
+  const problems = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || seen.has(el) || el.closest('svg, script, style, noscript')) continue;
+    seen.add(el);
+    if (!el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const s = getComputedStyle(el);
+    const fg = parse(s.color);
+    const bg = background(el);
+    const c = ratio(over(fg, bg), bg);
+    const size = parseFloat(s.fontSize), bold = parseInt(s.fontWeight) >= 700;
+    const large = size >= 24 || (bold && size >= 18.66);
+    if (c < (large ? 3 : 4.5)) problems.push({text: node.textContent.trim().slice(0, 30), tag: el.tagName, cls: el.className.toString().slice(0, 40), fg: s.color, bg: `rgb(${bg.r|0},${bg.g|0},${bg.b|0})`, ratio: +c.toFixed(2)});
+  }
+  return problems;
+}"""
+
+# Elements that scroll but that neither are focusable nor hold anything focusable.
+UNREACHABLE_SCROLLING = """() => Array.from(document.querySelectorAll('body *')).filter(el => {
+  const s = getComputedStyle(el);
+  const scrolls = (/(auto|scroll)/.test(s.overflowX) && el.scrollWidth > el.clientWidth + 1)
+               || (/(auto|scroll)/.test(s.overflowY) && el.scrollHeight > el.clientHeight + 1);
+  return scrolls && el.checkVisibility() && el.tabIndex < 0
+         && !el.querySelector('a[href], button, input, [tabindex]:not([tabindex="-1"])');
+}).map(el => el.tagName + '.' + el.className.toString().slice(0, 40))"""
+
+# The landmarks a screen reader is offered, as "role|name".
+LANDMARKS = """() => {
+  const implicit = {NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary'};
+  const out = [];
+  document.querySelectorAll('nav, main, aside, header, footer, [role]').forEach(el => {
+    let role = el.getAttribute('role') || implicit[el.tagName];
+    if (!el.getAttribute('role') && (el.tagName === 'HEADER' || el.tagName === 'FOOTER'))
+      role = el.parentElement.closest('article, aside, main, nav, section') ? null
+           : (el.tagName === 'HEADER' ? 'banner' : 'contentinfo');
+    if (['navigation', 'main', 'complementary', 'banner', 'contentinfo', 'search', 'region'].includes(role)
+        && el.checkVisibility())  // hidden ones are not in the accessibility tree
+      out.push(role + '|' + (el.getAttribute('aria-label') || ''));
+  });
+  return out;
+}"""
+
+
+def landmark_problems(landmarks):
+    """Landmarks of one role that repeat must each have their own name."""
+    problems = []
+    for landmark in sorted(set(landmarks)):
+        role = landmark.split("|")[0]
+        if sum(other.split("|")[0] == role for other in landmarks) > 1:
+            if landmarks.count(landmark) > 1 or not landmark.split("|")[1]:
+                problems.append(f"{landmark} x{landmarks.count(landmark)}")
+    return problems
+
+
+def accessibility_problems(page, scheme, check_structure=True):
+    problems = [f"{scheme}: {p['text']!r} ({p['tag']}.{p['cls']}) {p['fg']} on {p['bg']}: {p['ratio']}"
+                for p in page.evaluate(TEXT_CONTRAST)]
+    if check_structure:
+        problems += [f"scrolls but the keyboard cannot reach it: {e}" for e in page.evaluate(UNREACHABLE_SCROLLING)]
+        problems += [f"landmark not unique: {e}" for e in landmark_problems(page.evaluate(LANDMARKS))]
+    return problems
+
+
+def test_the_accessibility_checks_can_fail(page):
+    page.set_content("""<body style="background:#fff">
+      <p style="color:#999">too pale</p><p style="color:#595959">dark enough</p>
+      <div style="width:50px;overflow:auto"><pre>a line far too long for fifty pixels</pre></div>
+      <nav></nav><nav aria-label="Footer"></nav><nav aria-label="Footer"></nav></body>""")
+    problems = accessibility_problems(page, "light")
+    assert problems == ["light: 'too pale' (P.) rgb(153, 153, 153) on rgb(255,255,255): 2.85",
+                        "scrolls but the keyboard cannot reach it: DIV.",
+                        "landmark not unique: navigation| x1",
+                        "landmark not unique: navigation|Footer x2"]
+
+
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("name", PAGES + NOTEBOOK_PAGES)
 def test_page_in_the_browser(page, served_site, name, language):
@@ -75,11 +172,14 @@ def test_page_in_the_browser(page, served_site, name, language):
     foreign = [r for r in recorder.requests if not r.startswith(served_site) and not r.startswith("data:")]
     assert not foreign, f"requests that leave 127.0.0.1: {foreign}"
 
-    # Figures: drawn with a real size, text readable in the light and the dark scheme.
+    # Figures: drawn with a real size, text readable in the light and the dark scheme;
+    # every other text readable too, what scrolls reachable, landmarks unique (WCAG 2.2 AA).
     check_figures(page, "light")
+    assert accessibility_problems(page, "light") == []
     page.locator("label[title='Switch to dark mode']:visible").first.click()
     page.wait_for_selector("body[data-md-color-scheme='slate']")
     check_figures(page, "dark")
+    assert accessibility_problems(page, "dark", check_structure=False) == []
     page.locator("label[title='Switch to light mode']:visible").first.click()
     page.wait_for_selector("body[data-md-color-scheme='default']")
 
