@@ -66,7 +66,7 @@ def check_figures(page, scheme):
 # Every text element of a page, against the background it is drawn on (alpha composited up
 # the tree): at least 4.5 : 1, or 3 : 1 for large text (24 px, or bold 18.66 px). Figure
 # text (SVG) is checked by check_figures, against the page.
-TEXT_CONTRAST = """() => {
+TEXT_CONTRAST = r"""() => {
   const parse = c => { const m = c.match(/[\d.]+/g); if (!m) return null; return {r:+m[0], g:+m[1], b:+m[2], a: m.length > 3 ? +m[3] : 1}; };
   const over = (top, bottom) => ({r: top.r*top.a + bottom.r*(1-top.a), g: top.g*top.a + bottom.g*(1-top.a), b: top.b*top.a + bottom.b*(1-top.a), a: 1});
   const lum = c => { const f = v => { v /= 255; return v <= 0.04045 ? v/12.92 : Math.pow((v+0.055)/1.055, 2.4); }; return 0.2126*f(c.r)+0.7152*f(c.g)+0.0722*f(c.b); };

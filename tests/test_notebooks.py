@@ -275,7 +275,7 @@ def test_rendered_notebook_page_shows_its_outputs(built_site, case, generated):
     assert f'<html lang="{language}"' in text
     # Printed numbers: each expected-output block of the chapter, in an output area.
     outputs = normalise("".join(unescape(re.sub(r"<[^>]+>", "", o)) for o in
-                                  re.findall(r'<div class="jp-RenderedText[^>]*>\s*<pre>(.*?)</pre>', text, re.S)))
+                                  re.findall(r'<div class="jp-RenderedText[^>]*>\s*<pre[^>]*>(.*?)</pre>', text, re.S)))
     for block in extract_from_file(source(*case)):
         if block.syntax == "python" and block.expected_output is not None:
             assert normalise(block.expected_output) in outputs
@@ -302,7 +302,9 @@ def test_code_on_notebook_pages_is_code_these_tests_run(built_site, generated):
     assert len(pages) == len(CASES)
     for page in pages:
         text = page.read_text(encoding="utf-8")
-        for block in re.findall(r'<div class="highlight-ipynb[^"]*"><pre>(.*?)</pre>', text, re.S):
+        blocks = re.findall(r'<div class="highlight-ipynb[^"]*"><pre[^>]*>(.*?)</pre>', text, re.S)
+        assert blocks, f"{page}: no code cells found"
+        for block in blocks:
             assert normalise(unescape(re.sub(r"<[^>]+>", "", block))) in cells, page
 
 
@@ -312,7 +314,7 @@ def test_notebook_pages_use_nothing_from_other_hosts(built_site):
         text = page.read_text(encoding="utf-8")
         for word in ("mathjax", "mermaid", "require.js", "cdnjs", "jsdelivr", "unpkg", "data:image/png"):
             assert word not in text.lower(), f"{page}: {word}"
-        code = r'<pre>.*?</pre>|<code>.*?</code>|<div [^>]*class="clipboard-copy-txt"[^>]*>.*?</div>'
+        code = r'<pre[^>]*>.*?</pre>|<code[^>]*>.*?</code>|<div [^>]*class="clipboard-copy-txt"[^>]*>.*?</div>'
         prose = re.sub(code, "", text, flags=re.S)
         assert not re.search(r"(?<!\\)\$[^$\n]+\$", prose), f"{page}: TeX left"
 

@@ -22,7 +22,7 @@ def html_path(site, page, language):
 
 def code_blocks(html_text, language="python"):
     """The text of every highlighted code block of one language in a built page."""
-    blocks = re.findall(rf'<div class="language-{language} highlight"[^>]*>.*?<code>(.*?)</code>', html_text, re.S)
+    blocks = re.findall(rf'<div class="language-{language} highlight"[^>]*>.*?<code[^>]*>(.*?)</code>', html_text, re.S)
     return [normalise(unescape(re.sub(r"<[^>]+>", "", b))) for b in blocks]
 
 
