@@ -18,6 +18,11 @@
 """
 
 import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import languages  # noqa: E402
 
 HREFLANG_LINK = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
@@ -31,7 +36,7 @@ SCROLLING = re.compile(r'<(pre(?![^>]*>(?:<span></span>)?<code)|(?<=<span></span
 
 def on_post_page(output, page, config):
     output = HREFLANG_LINK.sub("", output)
-    language = "zh" if page.url.startswith("zh/") else "en"
+    language = languages.building(config)
     name = SEARCH_NAME[language]
     output = output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{name}">', 1)
     output = output.replace(SEARCH_LANDMARK, SEARCH_LANDMARK[:-1] + f' aria-label="{name}">', 1)

@@ -69,6 +69,7 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import languages  # noqa: E402
 from snippet_figures import DIRECTIVE, SNIPPETS, local_imports  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -499,16 +500,6 @@ def with_outputs(notebook, outputs):
 _state = SimpleNamespace(notebooks={}, keys={}, pages={}, executions=None, workdir=None)
 
 
-def _language(config):
-    i18n = config.plugins.get("i18n")
-    return getattr(i18n, "current_language", None) or config.theme.get("language") or "en"
-
-
-def _languages(config):
-    i18n = config.plugins.get("i18n")
-    return list(getattr(i18n, "build_languages", None) or ["en"])
-
-
 def _workdir():
     """This process's folder for the notebook files that mkdocs-jupyter reads (outside docs/)."""
     if _state.workdir is None:
@@ -528,7 +519,7 @@ def on_config(config):
     jupyter.config["include_requirejs"] = False
     jupyter.config["cache"] = os.environ.get("FIGURE_CACHE", "on") != "off"
     figures = "" if os.environ.get("FIGURES", "on") != "off" else "-no-figures"
-    jupyter.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / f"{_language(config)}{figures}")
+    jupyter.config["cache_dir"] = str(ROOT / ".cache" / "mkdocs-jupyter" / f"{languages.building(config)}{figures}")
     return config
 
 
@@ -543,7 +534,7 @@ def on_pre_build(config):
     _state.notebooks, _state.keys = {}, {}
     run = os.environ.get("FIGURES", "on") != "off"
     for slug in chapters():
-        for language in _languages(config):
+        for language in languages.built(config):
             notebook = build_notebook(slug, language, config.site_url or "/")
             _state.notebooks[slug, language] = notebook
             if run:
@@ -568,7 +559,7 @@ def on_shutdown():
 def on_files(files, config):
     from mkdocs_jupyter.plugin import NotebookFile
 
-    language = _language(config)
+    language = languages.building(config)
     prefix = "" if language == "en" else f"{language}/"
     i18n = config.plugins.get("i18n")
     _state.pages = {}
@@ -581,7 +572,7 @@ def on_files(files, config):
         source.locale = source.locale_alternate_of = language
         source.localization = None if language == "en" else language
         source.alternates = {other: SimpleNamespace(url=page_url("", f"{FOLDER}/{slug}", other), page=None)
-                             for other in _languages(config)}
+                             for other in languages.built(config)}
         page = NotebookFile(source, use_directory_urls=config.use_directory_urls, site_dir=config.site_dir)
         page.inclusion = InclusionLevel.NOT_IN_NAV  # File's class attribute hides the wrapped file's
         download = File(f"{prefix}{FOLDER}/{slug}.ipynb", str(_workdir()), config.site_dir,
@@ -615,7 +606,7 @@ def on_page_content(html_text, page, config, files):
     found = _state.pages.get(page.file.abs_src_path)
     if found is not None:
         return _finish_notebook_page(html_text, page, config, files, found)
-    slug, language = page.file.src_uri.split(".")[0], _language(config)
+    slug, language = page.file.src_uri.split(".")[0], languages.building(config)
     if page.file.src_uri.endswith(".md") and (slug, language) in _state.notebooks:
         return re.sub(r"</h1>", lambda m: m[0] + _chapter_links(slug, language), html_text, count=1)
     return html_text

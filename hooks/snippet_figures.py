@@ -37,6 +37,9 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import languages  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 CACHE = ROOT / ".cache" / "figures"
@@ -87,7 +90,7 @@ def on_config(config):
 
 
 def on_page_markdown(markdown, page, config, files):
-    language = "zh" if page.file.src_uri.endswith(".zh.md") else "en"
+    language = languages.building(config)
     figure_tab, code_tab = TAB_LABELS[language]
 
     def replace(match):
