@@ -18,11 +18,8 @@
 """
 
 import re
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import languages  # noqa: E402
+import languages  # hooks/languages.py: MkDocs runs each hook with its folder on sys.path
 
 HREFLANG_LINK = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'

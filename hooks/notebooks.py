@@ -68,9 +68,9 @@ from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import languages  # noqa: E402
-from snippet_figures import DIRECTIVE, SNIPPETS, local_imports  # noqa: E402
+# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
+import languages
+from snippet_figures import DIRECTIVE, SNIPPETS, local_imports
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

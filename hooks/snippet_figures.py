@@ -37,8 +37,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import languages  # noqa: E402
+import languages  # hooks/languages.py: MkDocs runs each hook with its folder on sys.path
 
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
