@@ -63,25 +63,23 @@ def check_figures(page, scheme):
             assert ratio >= 4.5, f"{scheme}: figure text {fill} on {background} has contrast {ratio:.1f}"
 
 
-# Every text element of a page, against the background it is drawn on (alpha composited up
-# the tree): at least 4.5 : 1, or 3 : 1 for large text (24 px, or bold 18.66 px). Figure
-# text (SVG) is checked by check_figures, against the page.
-TEXT_CONTRAST = r"""() => {
-  const parse = c => { const m = c.match(/[\d.]+/g); if (!m) return null; return {r:+m[0], g:+m[1], b:+m[2], a: m.length > 3 ? +m[3] : 1}; };
+# Every text element of a page, with its colour composited over the background it is drawn
+# on (alpha composited up the tree); contrast_problems holds them to 4.5 : 1, or 3 : 1 for
+# large text (24 px, or bold 18.66 px). Figure text (SVG) is checked by check_figures.
+TEXT_COLOURS = r"""() => {
+  const parse = c => { const m = c.match(/[\d.]+/g); return {r: +m[0], g: +m[1], b: +m[2], a: m.length > 3 ? +m[3] : 1}; };
   const over = (top, bottom) => ({r: top.r*top.a + bottom.r*(1-top.a), g: top.g*top.a + bottom.g*(1-top.a), b: top.b*top.a + bottom.b*(1-top.a), a: 1});
-  const lum = c => { const f = v => { v /= 255; return v <= 0.04045 ? v/12.92 : Math.pow((v+0.055)/1.055, 2.4); }; return 0.2126*f(c.r)+0.7152*f(c.g)+0.0722*f(c.b); };
-  const ratio = (a, b) => { const [h, l] = [lum(a), lum(b)].sort((x, y) => y - x); return (h + 0.05) / (l + 0.05); };
   const background = el => {
     const layers = [];
     for (let e = el; e; e = e.parentElement) {
       const bg = parse(getComputedStyle(e).backgroundColor);
-      if (bg && bg.a > 0) { layers.push(bg); if (bg.a >= 1) break; }
+      if (bg.a > 0) { layers.push(bg); if (bg.a >= 1) break; }
     }
     let c = {r:255, g:255, b:255, a:1};
     for (let i = layers.length - 1; i >= 0; i--) c = over(layers[i], c);
     return c;
   };
-  const problems = [];
+  const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const seen = new Set();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -92,15 +90,23 @@ TEXT_CONTRAST = r"""() => {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
     const s = getComputedStyle(el);
-    const fg = parse(s.color);
-    const bg = background(el);
-    const c = ratio(over(fg, bg), bg);
+    const bg = background(el), fg = over(parse(s.color), bg);
     const size = parseFloat(s.fontSize), bold = parseInt(s.fontWeight) >= 700;
-    const large = size >= 24 || (bold && size >= 18.66);
-    if (c < (large ? 3 : 4.5)) problems.push({text: node.textContent.trim().slice(0, 30), tag: el.tagName, cls: el.className.toString().slice(0, 40), fg: s.color, bg: `rgb(${bg.r|0},${bg.g|0},${bg.b|0})`, ratio: +c.toFixed(2)});
+    texts.push({text: node.textContent.trim().slice(0, 30), tag: el.tagName, cls: el.className.toString().slice(0, 40),
+                colour: s.color, fg: [fg.r, fg.g, fg.b], bg: [bg.r, bg.g, bg.b], large: size >= 24 || (bold && size >= 18.66)});
   }
-  return problems;
+  return texts;
 }"""
+
+
+def contrast_problems(texts, scheme):
+    problems = []
+    for t in texts:
+        ratio = contrast_ratio(t["fg"], t["bg"])
+        if ratio < (3 if t["large"] else 4.5):
+            background = "rgb({},{},{})".format(*(int(c) for c in t["bg"]))
+            problems.append(f"{scheme}: {t['text']!r} ({t['tag']}.{t['cls']}) {t['colour']} on {background}: {ratio:.2f}")
+    return problems
 
 # Elements that scroll but that neither are focusable nor hold anything focusable.
 UNREACHABLE_SCROLLING = """() => Array.from(document.querySelectorAll('body *')).filter(el => {
@@ -140,8 +146,7 @@ def landmark_problems(landmarks):
 
 
 def accessibility_problems(page, scheme, check_structure=True):
-    problems = [f"{scheme}: {p['text']!r} ({p['tag']}.{p['cls']}) {p['fg']} on {p['bg']}: {p['ratio']}"
-                for p in page.evaluate(TEXT_CONTRAST)]
+    problems = contrast_problems(page.evaluate(TEXT_COLOURS), scheme)
     if check_structure:
         problems += [f"scrolls but the keyboard cannot reach it: {e}" for e in page.evaluate(UNREACHABLE_SCROLLING)]
         problems += [f"landmark not unique: {e}" for e in landmark_problems(page.evaluate(LANDMARKS))]
