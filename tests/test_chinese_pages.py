@@ -19,14 +19,17 @@ CJK = "\u4e00-\u9fff"
 
 
 def entries(glossary_text):
-    """Each glossary entry: (heading id, Chinese terms, English names, variants, its text)."""
+    """Each glossary entry: (heading id, Chinese terms, English names, variants, its text).
+
+    The English names are every Latin phrase of the 英文： line, those in brackets too
+    (alignment（形容词 aligned）gives alignment and aligned)."""
     found = []
     for block in re.split(r"^(?=### )", glossary_text, flags=re.M)[1:]:
         heading = re.match(r"### (.+?) \{ #([\w-]+) \}", block)
         english = re.search(r"^英文：(.+?)。", block, re.M)
         variants = re.search(r"^<!-- 不用：(.+?) -->$", block, re.M)
         found.append((heading.group(2), re.split(r"[、与]", heading.group(1)),
-                      re.sub(r"（[^）]*）", "", english.group(1)).split("、") if english else [],
+                      re.findall(r"[A-Za-z][A-Za-z\- ]*[A-Za-z]", english.group(1)) if english else [],
                       variants.group(1).split("、") if variants else [], block))
     return found
 
@@ -81,11 +84,10 @@ def first_use_terms(glossary_entries):
     键 and 值 alone are too short to find (关键, 数值); they are checked as 键向量 and 值向量.
     """
     terms = {}
-    for _, chinese, english, _, block in glossary_entries:
-        names = re.findall(r"[A-Za-z][A-Za-z\- ]*[A-Za-z]", re.search(r"^英文：(.+?)。", block, re.M).group(1))
+    for _, chinese, english, _, _ in glossary_entries:
         for term in chinese:
             if re.fullmatch(rf"[{CJK}]{{2,}}(-[{CJK}]+)?", term):
-                terms[term] = names
+                terms[term] = english
     terms.update({"键向量": ["Key"], "值向量": ["Value"]})
     return terms
 
