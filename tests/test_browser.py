@@ -145,6 +145,14 @@ def landmark_problems(landmarks):
     return problems
 
 
+# Chinese text that the browser would slant without an italic font: a fake.
+FAKE_ITALIC_CHINESE = r"""() => Array.from(document.querySelectorAll('body *')).filter(el => {
+  const s = getComputedStyle(el);
+  return s.fontStyle !== 'normal' && s.fontSynthesisStyle !== 'none' && el.checkVisibility()
+         && Array.from(el.childNodes).some(n => n.nodeType === 3 && /[一-鿿]/.test(n.textContent));
+}).map(el => el.tagName + ': ' + el.textContent.trim().slice(0, 20))"""
+
+
 def accessibility_problems(page, scheme, check_structure=True):
     problems = contrast_problems(page.evaluate(TEXT_COLOURS), scheme)
     if check_structure:
@@ -159,6 +167,8 @@ def test_the_accessibility_checks_can_fail(page):
       <div style="width:50px;overflow:auto"><pre>a line far too long for fifty pixels</pre></div>
       <nav></nav><nav aria-label="Footer"></nav><nav aria-label="Footer"></nav></body>""")
     problems = accessibility_problems(page, "light")
+    page.set_content('<p><em>强调</em> <em style="font-synthesis-style: none">强调</em> <em>Latin</em></p>')
+    assert page.evaluate(FAKE_ITALIC_CHINESE) == ["EM: 强调"]
     assert problems == ["light: 'too pale' (P.) rgb(153, 153, 153) on rgb(255,255,255): 2.85",
                         "scrolls but the keyboard cannot reach it: DIV.",
                         "landmark not unique: navigation| x1",
@@ -181,6 +191,7 @@ def test_page_in_the_browser(page, served_site, name, language):
     # every other text readable too, what scrolls reachable, landmarks unique (WCAG 2.2 AA).
     check_figures(page, "light")
     assert accessibility_problems(page, "light") == []
+    assert page.evaluate(FAKE_ITALIC_CHINESE) == [], "Chinese set in a synthesised italic"
     page.locator("label[title='Switch to dark mode']:visible").first.click()
     page.wait_for_selector("body[data-md-color-scheme='slate']")
     check_figures(page, "dark")
