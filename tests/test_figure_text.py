@@ -18,7 +18,7 @@ import pytest
 import relevance_training
 import running_example
 from conftest import DOCS, PAGES
-from snippet_figures import _render, figure_snippets
+from figure_drawing import _render, figure_snippets
 
 SVG = "{http://www.w3.org/2000/svg}"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -64,7 +64,7 @@ def test_each_language_has_its_own_labels(snippet):
 
 
 def test_a_character_no_font_has_fails_the_drawing(tmp_path, monkeypatch):
-    import snippet_figures
+    import figure_drawing
     broken = tmp_path / "fig_glyph.py"
     broken.write_text(
         "import matplotlib.pyplot as plt\n"
@@ -73,7 +73,7 @@ def test_a_character_no_font_has_fails_the_drawing(tmp_path, monkeypatch):
         "    ax.set_title('蓝色')  # no CJK font set: the default font lacks these glyphs\n"
         "    return fig\n")
     with pytest.raises(Exception, match=r"fig_glyph\.py \(lang='zh'\).*(missing from font|does not have a glyph)"):
-        snippet_figures._render(broken, "zh")
+        figure_drawing._render(broken, "zh")
     maths = tmp_path / "fig_maths.py"
     maths.write_text(
         "import matplotlib.pyplot as plt\n"
@@ -84,7 +84,7 @@ def test_a_character_no_font_has_fails_the_drawing(tmp_path, monkeypatch):
         "    ax.set_title(r'$q\\ 蓝色$')  # mathtext has no CJK font, even with one set\n"
         "    return fig\n")
     with pytest.raises(Exception, match="does not have a glyph"):
-        snippet_figures._render(maths, "zh")
+        figure_drawing._render(maths, "zh")
 
 
 # --- In the browser --------------------------------------------------------------------------

@@ -1,11 +1,11 @@
 """Every chapter as a notebook (hooks/notebooks.py): made from the page, run, rendered, linked.
 
-The notebooks are executed here afresh, with nbclient, each in a new kernel in an
-empty folder, as a reader would run the downloaded file (no cache). The English
-and the Chinese notebook of a chapter hold the same code cells (the site tests
-check that the pages' code matches); a notebook whose code cells are identical
-to another's is covered by that one's run, and a notebook with code of its own
-gets a run of its own.
+The build runs no kernel: it computes the outputs in its own processes
+(hooks/notebook_outputs.py). Here every notebook is executed afresh, with
+nbclient, each in a new kernel in an empty folder, as a reader would run the
+downloaded file (no cache), and what it prints must be what the site publishes.
+A notebook whose code cells are identical to another's is covered by that
+one's run, and a notebook with code of its own gets a run of its own.
 
 Code cells on the rendered notebook pages are not seen by test_site.py's "every
 Python block is tested" check (mkdocs-jupyter marks them up as `highlight-ipynb`,
@@ -31,12 +31,16 @@ import nbformat
 import pytest
 from pytest_codeblocks import extract_from_file
 
-import notebooks
-import snippet_figures
-from conftest import DOCS, ROOT, SNIPPETS, free_port, normalise
+import figure_drawing
+import notebook_cache
+import notebook_cells
+import notebook_modules
+import notebook_outputs
+import notebook_page
+from conftest import DOCS, ROOT, SNIPPETS, free_port, mkdocs_build, normalise
 from snippet_figures import DIRECTIVE
 
-CHAPTERS = notebooks.chapters()
+CHAPTERS = notebook_cells.chapters()
 LANGUAGES = ["en", "zh"]
 CASES = [(slug, language) for slug in CHAPTERS for language in LANGUAGES]
 SITE_URL = "https://example.org/"
@@ -47,7 +51,7 @@ def case_id(case):
 
 
 def source(slug, language):
-    return notebooks.chapter_source(slug, language)
+    return notebook_cells.chapter_source(slug, language)
 
 
 def run_in_fresh_kernel(notebook):
@@ -62,14 +66,19 @@ def run_in_fresh_kernel(notebook):
                                 extra_arguments=["--IPKernelApp.log_level=ERROR"])
         client.execute(env=env, cwd=folder)
         written = {p.name for p in Path(folder).iterdir() if p.suffix == ".py"}
-        needed = {p.name for p in notebooks.needed_modules([c.source for c in notebook.cells if c.cell_type == "code"])}
+        needed = {p.name for p in notebook_modules.needed_modules([c.source for c in notebook.cells if c.cell_type == "code"])}
         assert "attention.py" in written and needed <= written, (written, needed)
     return notebook
 
 
 @pytest.fixture(scope="session")
 def generated():
-    return {case: notebooks.build_notebook(*case, SITE_URL) for case in CASES}
+    return {case: notebook_cells.build_notebook(*case, SITE_URL) for case in CASES}
+
+
+def code_of(notebook):
+    """What a run depends on: the code cells (figure cells differ between languages only)."""
+    return tuple(c.source for c in notebook.cells if c.cell_type == "code")
 
 
 @pytest.fixture(scope="session")
@@ -78,14 +87,14 @@ def executed(generated):
     runs = {}
     with ThreadPoolExecutor(max_workers=2) as pool:
         for notebook in generated.values():
-            key = notebooks.code_key(notebook)
+            key = code_of(notebook)
             if key not in runs:
                 runs[key] = pool.submit(run_in_fresh_kernel, notebook)
         results = {}
         for case, notebook in generated.items():
-            future = runs[notebooks.code_key(notebook)]
+            future = runs[code_of(notebook)]
             error = future.exception()
-            results[case] = error if error else notebooks.with_outputs(notebook, [
+            results[case] = error if error else notebook_outputs.with_outputs(notebook, [
                 {"outputs": cell.outputs, "execution_count": cell.execution_count}
                 for cell in future.result().cells if cell.cell_type == "code"])
     return results
@@ -122,6 +131,36 @@ def test_notebook_prints_the_numbers_of_the_chapter(executed, case):
             assert normalise(stdout(cell)) == normalise(block.expected_output), block.code
 
 
+def text_outputs(cell):
+    """What a code cell shows as text: its streams (a kernel may send one in pieces) and its results."""
+    shown = []
+    for output in cell.outputs:
+        if output.output_type == "stream" and shown and shown[-1][:2] == ("stream", output.name):
+            shown[-1] = ("stream", output.name, shown[-1][2] + output.text)
+        elif output.output_type == "stream":
+            shown.append(("stream", output.name, output.text))
+        elif output.output_type == "execute_result":
+            shown.append(("execute_result", None, output.data.get("text/plain")))
+    return shown
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_the_site_publishes_what_a_fresh_kernel_prints(executed, built_site, case):
+    """The outputs the build computed without a kernel are a kernel's: every cell's text, one image per figure."""
+    result = executed[case]
+    if isinstance(result, Exception):
+        pytest.fail(f"{case_id(case)}.ipynb failed in a fresh kernel:\n{result}")
+    slug, language = case
+    published = nbformat.read(site_path(built_site, language, "notebooks", f"{slug}.ipynb"), as_version=4)
+    ran = [c for c in result.cells if c.cell_type == "code"]
+    for mine, kernel in zip([c for c in published.cells if c.cell_type == "code"], ran, strict=True):
+        assert mine.source == kernel.source
+        assert text_outputs(mine) == text_outputs(kernel), mine.source[:200]
+        if "figure" in mine.metadata.get("tags", []):
+            assert [list(o.data) for o in mine.outputs] == [["image/svg+xml"]]
+            assert len([o for o in kernel.outputs if "image/png" in o.get("data", {})]) == 1
+
+
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_notebook_draws_every_figure_of_the_chapter(executed, case):
     result = executed[case]
@@ -152,11 +191,11 @@ def test_notebook_follows_the_page(generated, case):
         assert leftover not in markdown
     # Code in page order: every fence that pytest-codeblocks runs, and every figure snippet.
     expected = []
-    for kind, *rest in notebooks.parse_page(text):
+    for kind, *rest in notebook_cells.parse_page(text):
         if kind == "code":
             expected.append(rest[0])
         elif kind == "figure":
-            expected += [notebooks.without_main_block((SNIPPETS / rest[1]).read_text(encoding="utf-8")),
+            expected += [notebook_cells.without_main_block((SNIPPETS / rest[1]).read_text(encoding="utf-8")),
                          "draw();" if case[1] == "en" else 'draw("zh");']
     code = [c.source for c in notebook.cells if c.cell_type == "code" and "module" not in c.metadata.get("tags", [])]
     assert code == expected
@@ -186,8 +225,8 @@ def test_module_cells_write_the_snippets_exactly(generated, tmp_path, monkeypatc
 
 
 def test_figure_snippet_loses_only_its_main_block():
-    for path in snippet_figures.figure_snippets():
-        code = notebooks.without_main_block(path.read_text(encoding="utf-8"))
+    for path in figure_drawing.figure_snippets():
+        code = notebook_cells.without_main_block(path.read_text(encoding="utf-8"))
         assert "__main__" not in code and "def draw" in code
         assert path.read_text(encoding="utf-8").startswith(code)
 
@@ -196,42 +235,90 @@ def test_a_failing_cell_stops_the_build_and_is_named():
     """As with figures: a notebook cell that raises is a build error naming the chapter and the snippet."""
     from mkdocs.exceptions import PluginError
 
-    notebook = notebooks.build_notebook("input-to-attention", "en", SITE_URL)
+    notebook = notebook_cells.build_notebook("input-to-attention", "en", SITE_URL)
     snippet = next(c for c in notebook.cells if "snippet" in c.metadata)
-    snippet.source += "\n\ndef draw():\n    raise RuntimeError('deliberately broken')"
+    snippet.source += "\n\nraise RuntimeError('deliberately broken')"
     with pytest.raises(PluginError) as error:
-        notebooks.execute(notebook, "input-to-attention")
+        notebook_outputs.run(notebook, {}, "input-to-attention", "en")
     message = str(error.value)
     assert "input-to-attention" in message and f"snippets/{snippet.metadata['snippet']}" in message
-    assert "deliberately broken" in message
+    assert "deliberately broken" in message and "raise RuntimeError" in message  # the cell's line
 
 
-def test_outputs_depend_on_code_only(tmp_path, monkeypatch):
-    """The execution cache key: the same after a prose edit, new after a snippet edit.
+def test_a_cell_that_leaves_a_figure_open_is_an_error():
+    """A kernel would show it and the build would not: figures belong in figure snippets."""
+    from mkdocs.exceptions import PluginError
 
-    The two languages differ only in their figure cells (`draw();`, `draw("zh");`)."""
+    notebook = notebook_cells.build_notebook("input-to-attention", "en", SITE_URL)
+    cell = next(c for c in notebook.cells if c.cell_type == "code" and "snippet" not in c.metadata
+                and "module" not in c.metadata.get("tags", []))
+    cell.source += "\nimport matplotlib.pyplot as plt\nplt.figure()"
+    drawings = {c.metadata["snippet"]: "<svg ></svg>" for c in notebook.cells if "figure" in c.metadata.get("tags", [])}
+    with pytest.raises(PluginError, match="figure open"):
+        notebook_outputs.run(notebook, drawings, "input-to-attention", "en")
+
+
+def test_outputs_run_in_process_show_the_last_expression_and_restore_state():
+    """As in Jupyter: a last expression's value is shown (not after `;`); print options do not leak."""
+    import numpy as np
+
+    cells = [{"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
+             for source in ("import numpy as np\nnp.set_printoptions(precision=1)\nnp.array([1.2345])",
+                            "1 + 1;", "print('printed')")]
+    outputs = notebook_outputs.run({"cells": cells}, {}, "a-test", "en")
+    assert outputs[0]["outputs"] == [{"output_type": "execute_result", "execution_count": 1, "metadata": {},
+                                      "data": {"text/plain": "array([1.2])"}}]
+    assert outputs[1]["outputs"] == []
+    assert outputs[2]["outputs"] == [{"output_type": "stream", "name": "stdout", "text": "printed\n"}]
+    assert np.get_printoptions()["precision"] == 8
+
+
+def test_outputs_depend_on_code_and_figures_only(tmp_path, monkeypatch):
+    """The outputs' cache key: the same after a prose edit, new after a code edit or a new drawing."""
     docs, snippets = tmp_path / "docs", tmp_path / "snippets"
     shutil.copytree(DOCS, docs)
     shutil.copytree(SNIPPETS, snippets, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(notebooks, "DOCS", docs)
-    monkeypatch.setattr(notebooks, "SNIPPETS", snippets)
-    monkeypatch.setattr(snippet_figures, "SNIPPETS", snippets)
+    for module in (notebook_cells, notebook_modules, figure_drawing):
+        monkeypatch.setattr(module, "SNIPPETS", snippets)
+    monkeypatch.setattr(notebook_cells, "DOCS", docs)
     slug = "input-to-attention"
-    key = notebooks.code_key(notebooks.build_notebook(slug, "en", SITE_URL))
-    chinese = notebooks.build_notebook(slug, "zh", SITE_URL)
-    assert notebooks.code_key(chinese) != key
-    english_code = [c.source for c in notebooks.build_notebook(slug, "en", SITE_URL).cells if c.cell_type == "code"]
-    chinese_code = [c.source.replace('draw("zh");', "draw();") for c in chinese.cells if c.cell_type == "code"]
-    assert chinese_code == english_code
-    assert notebooks.code_key(notebooks.build_notebook(slug, "en", "http://127.0.0.1:1/")) == key
+
+    def key(notebook, svg="<svg/>"):
+        figures = {c.metadata["snippet"]: svg for c in notebook.cells if "figure" in c.metadata.get("tags", [])}
+        return notebook_cache.outputs_key(notebook, figures)
+
+    english = notebook_cells.build_notebook(slug, "en", SITE_URL)
+    assert key(notebook_cells.build_notebook(slug, "en", "http://127.0.0.1:1/")) == key(english)
+    assert key(english, "<svg>another drawing</svg>") != key(english)
     page = docs / f"{slug}.md"
     page.write_text(page.read_text(encoding="utf-8").replace("Before we can ask", "Before we ask"), encoding="utf-8")
-    assert notebooks.code_key(notebooks.build_notebook(slug, "en", SITE_URL)) == key
+    assert key(notebook_cells.build_notebook(slug, "en", SITE_URL)) == key(english)
     plotting = snippets / "plotting.py"
     plotting.write_text(plotting.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
-    edited = notebooks.build_notebook(slug, "en", SITE_URL)
-    assert notebooks.code_key(edited) != key
+    edited = notebook_cells.build_notebook(slug, "en", SITE_URL)
+    assert key(edited) != key(english)
     assert any("# an edit" in c.source for c in edited.cells), "the edit reaches the notebook"
+
+
+def test_the_build_starts_no_kernel(tmp_path):
+    """A build from empty caches, with the kernel made unstartable (ipykernel unimportable, in the
+    build, in its worker processes and in any kernel it would launch), succeeds and publishes outputs."""
+    blocked = tmp_path / "blocked"
+    for name in ("ipykernel", "ipykernel_launcher"):
+        (blocked / name).mkdir(parents=True)
+        (blocked / name / "__init__.py").write_text(f"raise ImportError('{name}: no kernels in the build')\n")
+    env = {"PYTHONPATH": os.pathsep.join([str(blocked), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+           "FIGURE_CACHE": "off"}
+    check = subprocess.run([sys.executable, "-m", "ipykernel_launcher", "--version"], capture_output=True,
+                           text=True, env={**os.environ, **env})
+    assert "no kernels in the build" in check.stderr  # a kernel cannot start
+    site = tmp_path / "site"
+    result = mkdocs_build(ROOT / "mkdocs.yml", site, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    for slug in CHAPTERS:
+        notebook = nbformat.read(site / "notebooks" / f"{slug}.ipynb", as_version=4)
+        code = [c for c in notebook.cells if c.cell_type == "code"]
+        assert all(c.execution_count for c in code), slug
 
 
 # --- The built site ------------------------------------------------------------------------
@@ -250,7 +337,7 @@ def test_chapter_page_links_to_its_notebook(built_site, case):
     slug, language = case
     chapter = site_path(built_site, language, slug, "index.html")
     text = chapter.read_text(encoding="utf-8")
-    label = notebooks.TEXT[language]["run"]
+    label = notebook_page.TEXT[language]["run"]
     assert label in text, f"no '{label}' line"
     links = notebook_links(text)
     ipynb = [href for href in links if href.endswith(".ipynb")]
@@ -279,12 +366,12 @@ def test_rendered_notebook_page_shows_its_outputs(built_site, case, generated):
     for block in extract_from_file(source(*case)):
         if block.syntax == "python" and block.expected_output is not None:
             assert normalise(block.expected_output) in outputs
-    # Figures: one PNG per figure of the chapter, next to the page, with the caption as alt text.
+    # Figures: one SVG file per figure of the chapter, next to the page, with the caption as alt text.
     figures = DIRECTIVE.findall(source(*case).read_text(encoding="utf-8"))
     images = re.findall(r'<img src="([^"]+)" alt="([^"]*)"', text)
     assert len(images) == len(figures)
     for (src, alt), (caption, _) in zip(images, figures):
-        assert (page.parent / src).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (page.parent / src).read_text(encoding="utf-8").startswith("<svg ")
         assert unescape(alt) == caption.strip()
     # The chapter's heading ids and a table of contents.
     ids = re.findall(r'<h[1-6] id="([^"]+)"', text)
@@ -340,33 +427,56 @@ def test_notebook_page_in_the_browser(page, served_site, language):
     assert normalise(copied) == normalise(cell.locator("pre").inner_text())
 
 
-def test_mkdocs_serve_serves_both_languages_and_the_notebooks():
+def test_mkdocs_serve_serves_both_languages_and_redraws_an_edited_snippet(tmp_path):
+    """`mkdocs serve` in a copy of the project: both languages and the notebooks are served, and an
+    edit to a figure snippet reaches the chapter's figure, its notebook and the notebook page."""
+    project = tmp_path / "project"  # the working tree, with the figure cache if there is one
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "site", "tests", "__pycache__"))
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
-    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "--no-livereload", "-a", f"127.0.0.1:{port}"],
-                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+                              cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                               env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    try:
-        slug = CHAPTERS[0]
-        paths = ["", "zh/", f"{slug}/", f"zh/{slug}/", f"notebooks/{slug}/", f"zh/notebooks/{slug}/",
-                 f"notebooks/{slug}.ipynb", f"zh/notebooks/{slug}.ipynb"]
-        deadline = time.monotonic() + 600
+
+    def fetch(path):
+        with urllib.request.urlopen(base + path, timeout=30) as response:
+            assert response.status == 200, path
+            return response.read().decode("utf-8")
+
+    def wait_for(condition, what, seconds=600):
+        deadline = time.monotonic() + seconds
         while True:
             try:
-                with urllib.request.urlopen(base + paths[-1], timeout=5) as response:
-                    assert response.status == 200
-                break
+                if condition():
+                    return
             except OSError:
-                assert server.poll() is None, server.stderr.read()
-                assert time.monotonic() < deadline, "mkdocs serve did not come up"
-                time.sleep(1)
+                pass
+            assert server.poll() is None, server.stderr.read()
+            assert time.monotonic() < deadline, what
+            time.sleep(1)
+
+    try:
+        slug = "input-to-attention"
+        paths = ["", "zh/", f"{slug}/", f"zh/{slug}/", f"notebooks/{slug}/", f"zh/notebooks/{slug}/",
+                 f"notebooks/{slug}.ipynb", f"zh/notebooks/{slug}.ipynb"]
+        wait_for(lambda: fetch(paths[-1]), "mkdocs serve did not come up")
         for path in paths:
-            with urllib.request.urlopen(base + path, timeout=30) as response:
-                body = response.read().decode("utf-8")
-            assert response.status == 200, path
+            body = fetch(path)
             if path.endswith("/"):
                 assert f'<html lang="{"zh" if path.startswith("zh/") else "en"}"' in body, path
-        assert notebooks.TEXT["zh"]["run"] in urllib.request.urlopen(base + f"zh/{slug}/").read().decode()
+        assert notebook_page.TEXT["zh"]["run"] in fetch(f"zh/{slug}/")
+        # An edit to a snippet, as a reader would make it: the figure and the notebook follow.
+        snippet = project / "snippets" / "fig_words_to_qkv.py"
+        code = snippet.read_text(encoding="utf-8")
+        assert code.count("\n    return fig\n") == 1
+        snippet.write_text(code.replace("\n    return fig\n", '\n    fig.text(0, 0, "edited under serve")\n    return fig\n'),
+                           encoding="utf-8")
+        mark = "edited under serve"
+        wait_for(lambda: mark in fetch(f"{slug}/") and mark in fetch(f"zh/{slug}/"), "the figure was not redrawn")
+        wait_for(lambda: mark in fetch(f"notebooks/{slug}.ipynb"), "the notebook was not updated")
+        page = fetch(f"notebooks/{slug}/")
+        figures = re.findall(r'<img src="(figure-\d+\.svg)"', page)
+        assert any(mark in fetch(f"notebooks/{slug}/{name}") for name in figures)
     finally:
         server.send_signal(signal.SIGINT)  # as Ctrl+C: mkdocs shuts down and its hooks clean up
         try:

@@ -1,0 +1,236 @@
+"""Drawing a figure from its snippet: in a worker process, from the cache, or now.
+
+Not a hook itself (mkdocs.yml does not list it): hooks/snippet_figures.py puts
+the figures on the pages, hooks/notebooks.py shows them in the notebooks, and
+both get them here, so each figure is drawn once per build and language.
+
+A figure snippet's ``draw(lang)`` returns a matplotlib figure, saved as SVG in
+the site's style: text stays text in the page's font, and what is drawn in
+``INK`` takes the page's text colour (``currentColor``), so a figure reads in
+the light and the dark scheme. The SVG is kept in ``.cache/figures/`` under
+the language and a hash of the snippet, of the local modules it imports and
+of this file (`FIGURE_CACHE=off` skips that folder, for clean builds;
+`FIGURES=off` draws nothing and gives a placeholder, to measure what figures
+cost). What the cache lacks is drawn in the build's worker processes
+(hooks/build_pool.py). A snippet that raises is an error naming the snippet
+and the language, and so is a character that no installed font has
+(matplotlib's "Glyph ... missing from font" warning, or mathtext's "does not
+have a glyph" log line): text laid out without its glyphs would overlap.
+"""
+
+import ast
+import functools
+import hashlib
+import importlib.util
+import io
+import logging
+import os
+import re
+import sys
+import warnings
+from concurrent.futures import Future
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+# A neighbour in hooks/: MkDocs runs each hook with its folder on sys.path.
+import build_pool
+
+ROOT = Path(__file__).resolve().parent.parent
+SNIPPETS = ROOT / "snippets"
+CACHE = ROOT / ".cache" / "figures"
+
+# Text and lines drawn in this colour become `currentColor` in the SVG, so they
+# take the page's text colour in both the light and the dark scheme.
+INK = "#010203"
+SITE_STYLE = {
+    "svg.fonttype": "none",  # real <text>: small files, page font, selectable
+    "svg.hashsalt": "why-attention",  # stable clip-path ids
+    "text.color": INK,
+    "axes.labelcolor": INK,
+    "axes.edgecolor": INK,
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "figure.facecolor": "none",
+    "axes.facecolor": "none",
+    "savefig.transparent": True,
+}
+
+# Coordinates to 1/100 pt, finer than any screen: a third smaller files.
+GEOMETRY = re.compile(r'(\s(?:d|x|y|x1|x2|y1|y2|width|height|transform|points|viewBox)=")([^"]*)"')
+DIGITS = re.compile(r"(\d\.\d{2})\d+")
+
+_drawn = {}  # cache key -> SVG text, for this process
+_drawing = {}  # cache key -> Future of the SVG, drawn by a worker process in this build
+_imported = {}  # local module name -> hash of the source it was imported from
+
+
+def figure_snippets():
+    """Every figure snippet in snippets/, sorted by name."""
+    return sorted(SNIPPETS.glob("fig_*.py"))
+
+
+def local_imports(path):
+    """The modules of snippets/ that `path` imports, directly or not (sorted paths)."""
+    found, todo = set(), [Path(path)]
+    while todo:
+        for name in imported_names(todo.pop().read_text(encoding="utf-8")):
+            dep = SNIPPETS / f"{name}.py"
+            if dep.is_file() and dep not in found:
+                found.add(dep)
+                todo.append(dep)
+    return sorted(found)
+
+
+@functools.lru_cache(maxsize=None)
+def imported_names(source):
+    """The top-level names of the modules that Python code imports (`import a.b` -> a)."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return frozenset(names)
+
+
+def cache_key(path, lang):
+    digest = hashlib.sha256(Path(__file__).read_bytes() + lang.encode())
+    for source in [Path(path), *local_imports(path)]:
+        digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def draw_svg(stem, lang="en"):
+    """The SVG of snippets/<stem>.py in `lang`: drawn by a worker, taken from the cache, or drawn now."""
+    if os.environ.get("FIGURES", "on") == "off":
+        return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 40"><text x="8" y="24">{stem}</text></svg>'
+    path = SNIPPETS / f"{stem}.py"
+    key = cache_key(path, lang)
+    if key in _drawn:
+        return _drawn[key]
+    svg = _drawing[key].result() if key in _drawing else _cached(stem, lang, key)
+    if svg is None:
+        svg = _render(path, lang)
+        _save(stem, lang, key, svg)
+    _drawn[key] = svg
+    return svg
+
+
+def drawing(stem, lang):
+    """A Future of the SVG of snippets/<stem>.py in `lang`; a worker draws it if no cache has it."""
+    if os.environ.get("FIGURES", "on") == "off":
+        return _done(draw_svg(stem, lang))
+    key = cache_key(SNIPPETS / f"{stem}.py", lang)
+    if key in _drawn:
+        return _done(_drawn[key])
+    if key not in _drawing:
+        svg = _cached(stem, lang, key)
+        if svg is not None:
+            _drawn[key] = svg
+            return _done(svg)
+        future = build_pool.submit(_render, SNIPPETS / f"{stem}.py", lang)
+        future.add_done_callback(lambda done: done.cancelled() or done.exception()
+                                 or _save(stem, lang, key, done.result()))
+        _drawing[key] = future
+    return _drawing[key]
+
+
+def _done(value):
+    future = Future()
+    future.set_result(value)
+    return future
+
+
+def _cached(stem, lang, key):
+    cached = CACHE / f"{stem}-{lang}-{key}.svg"
+    if os.environ.get("FIGURE_CACHE", "on") != "off" and cached.is_file():
+        return cached.read_text(encoding="utf-8")
+    return None
+
+
+def _save(stem, lang, key, svg):
+    if os.environ.get("FIGURE_CACHE", "on") == "off":
+        return
+    cached = CACHE / f"{stem}-{lang}-{key}.svg"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(f".{os.getpid()}.{id(svg)}.tmp")
+    tmp.write_text(svg, encoding="utf-8")
+    tmp.replace(cached)
+
+
+def _render(path, lang="en"):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    # Re-import a local module only when its file changed since it was imported, so
+    # edits are seen and an unchanged module's state (a cached training run) is shared.
+    for dep in local_imports(path):
+        digest = hashlib.sha256(dep.read_bytes()).hexdigest()
+        if _imported.get(dep.stem) != digest:
+            sys.modules.pop(dep.stem, None)
+            _imported[dep.stem] = digest
+    spec = importlib.util.spec_from_file_location(f"_snippet_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    buffer = io.StringIO()
+    missing = _MissingGlyphs()
+    logger = logging.getLogger("matplotlib")
+    logger.addHandler(missing)
+    try:
+        with matplotlib.rc_context(SITE_STYLE), warnings.catch_warnings():
+            warnings.filterwarnings("error", message="Glyph .* missing from font")
+            spec.loader.exec_module(module)
+            fig = module.draw(lang)
+            fig.savefig(buffer, format="svg", metadata={"Date": None})
+            plt.close(fig)
+        if missing.messages:
+            raise RuntimeError(missing.messages[0])
+    except Exception as error:
+        raise PluginError(
+            f"figure snippet snippets/{path.name} (lang={lang!r}) failed: {type(error).__name__}: {error}"
+        ) from error
+    finally:
+        logger.removeHandler(missing)
+    return _clean_svg(buffer.getvalue(), prefix=path.stem.replace("_", "-"))
+
+
+class _MissingGlyphs(logging.Handler):
+    """Collects matplotlib's log lines about characters no font has."""
+
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        message = record.getMessage()
+        if "does not have a glyph" in message or "missing from font" in message:
+            self.messages.append(message)
+
+
+def _clean_svg(svg, prefix):
+    """Inline-ready SVG: no prologue, no unused ids, INK -> currentColor, page font, short numbers."""
+    svg = svg[svg.index("<svg "):]
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    # Ids: keep only the referenced ones, numbered in order of appearance (matplotlib
+    # derives some from object addresses), and prefixed to be unique on the page.
+    names = {}
+    for name in re.findall(r'\sid="([^"]+)"', svg):
+        if f"url(#{name})" in svg or f'xlink:href="#{name}"' in svg:
+            names[name] = f"{prefix}-{len(names) + 1}"
+    svg = re.sub(r'\sid="([^"]+)"', lambda m: f' id="{names[m[1]]}"' if m[1] in names else "", svg)
+    svg = re.sub(r'url\(#([^)]+)\)|xlink:href="#([^"]+)"',
+                 lambda m: f"url(#{names[m[1]]})" if m[1] else f'xlink:href="#{names[m[2]]}"', svg)
+    svg = svg.replace(INK, "currentColor")
+    svg = re.sub(r"font-family: [^;\"]*;? ?", "", svg)  # the page's font, set in extra.css
+    svg = re.sub(r' transform="rotate\(-?0 [^)]*\)"', "", svg)
+    svg = GEOMETRY.sub(lambda m: m[1] + DIGITS.sub(r"\1", m[2]) + '"', svg)
+    for _ in range(3):  # groups left empty once their ids are gone
+        svg = re.sub(r"<g>\s*</g>|<g\s*/>", "", svg)
+    return "\n".join(line.strip() for line in svg.splitlines() if line.strip())
+
+
+def forget():
+    """The end of a build: what the workers drew is in the cache; their futures go."""
+    _drawing.clear()
