@@ -1,0 +1,69 @@
+"""MkDocs hook: one search index per language, fetched only when the reader starts a search.
+
+Material's search plugin writes one search/search_index.json. mkdocs-static-i18n builds
+English, then Chinese, and after the last language has that file rewritten with the
+documents of both (687 KB, 144 KiB gzipped), which Material's script then fetched on
+every page load. After that last write this hook splits it: search/search_index.json
+keeps the English documents (the very file Material's script asks for, from the site
+root, on English and Chinese pages alike) and zh/search/search_index.json the Chinese
+ones (their locations start with zh/). Each keeps the same `config` (lang, separator,
+pipeline, fields) and is written as UTF-8 rather than \\u escapes, which makes the
+Chinese one about a tenth smaller. With only its own language in the index, a page's
+search finds pages of its language only.
+
+on_env hands each language's index address to the template (overrides/main.html) as
+`search_index_url`; docs/javascripts/search-on-first-use.js holds Material's request
+back until the reader starts a search and sends it to that address instead.
+"""
+
+import json
+import logging
+import os
+
+from mkdocs.plugins import event_priority
+
+import languages  # hooks/languages.py: MkDocs runs each hook with its folder on sys.path
+
+INDEX = "search/search_index.json"
+log = logging.getLogger("mkdocs.hooks.search_index")
+
+
+def index_path(language):
+    """Where a language's index lives, from the site root: the default's at search/, the others' below their folder."""
+    return INDEX if language == languages.DEFAULT else f"{language}/{INDEX}"
+
+
+def language_of(location, others):
+    """The language of a search document: that of its first folder (zh/...), else the default."""
+    first = location.split("/", 1)[0]
+    return first if first in others else languages.DEFAULT
+
+
+def on_env(env, config, files):
+    env.globals["search_index_url"] = index_path(languages.building(config))
+    return env
+
+
+# After mkdocs-static-i18n's on_post_build (priority -100), in which it builds the other
+# languages and then has the search plugin write the index of all of them.
+@event_priority(-200)
+def on_post_build(config):
+    if getattr(config.plugins.get("i18n"), "building", False):
+        return  # one language's build inside i18n's loop: the final index is not written yet
+    path = os.path.join(config.site_dir, INDEX)
+    if not os.path.exists(path):
+        return  # search plugin disabled
+    with open(path, encoding="utf-8") as f:
+        index = json.load(f)
+    built = languages.built(config)
+    others = set(built) - {languages.DEFAULT}
+    for language in built:
+        docs = [doc for doc in index["docs"] if language_of(doc["location"], others) == language]
+        if not docs:
+            log.warning(f"search index: no documents in '{language}'")
+        data = json.dumps({"config": index["config"], "docs": docs},
+                          ensure_ascii=False, separators=(",", ":"), default=str)
+        target = os.path.join(config.site_dir, index_path(language))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(data)
