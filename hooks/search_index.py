@@ -11,20 +11,24 @@ pipeline, fields) and is written as UTF-8 rather than \\u escapes, which makes t
 Chinese one about a tenth smaller. With only its own language in the index, a page's
 search finds pages of its language only.
 
-on_env hands each language's index address to the template (overrides/main.html) as
-`search_index_url`; docs/javascripts/search-on-first-use.js holds Material's request
-back until the reader starts a search and sends it to that address instead.
+Each page gets docs/javascripts/search-on-first-use.js just before Material's bundle,
+with its language's index address (an extra_javascript would come after the bundle, too
+late): the script holds Material's request back until the reader starts a search and
+sends it to that address instead.
 """
 
 import json
 import logging
 import os
+import re
 
 from mkdocs.plugins import event_priority
 
 import languages  # hooks/languages.py: MkDocs runs each hook with its folder on sys.path
 
 INDEX = "search/search_index.json"
+SCRIPT = "javascripts/search-on-first-use.js"
+BUNDLE = re.compile(r'<script src="(?P<root>[^"]*)assets/javascripts/bundle\.[^"]+"></script>')
 log = logging.getLogger("mkdocs.hooks.search_index")
 
 
@@ -39,9 +43,13 @@ def language_of(location, others):
     return first if first in others else languages.DEFAULT
 
 
-def on_env(env, config, files):
-    env.globals["search_index_url"] = index_path(languages.building(config))
-    return env
+def on_post_page(output, page, config):
+    """The script that holds the index back, before Material's bundle, given this language's index."""
+    def before(match):
+        root, index = match["root"], index_path(languages.building(config))
+        return f'<script src="{root}{SCRIPT}" data-index="{root}{index}"></script>\n  {match[0]}'
+
+    return BUNDLE.sub(before, output, count=1)
 
 
 # After mkdocs-static-i18n's on_post_build (priority -100), in which it builds the other

@@ -1,5 +1,5 @@
 """Search: one index per language (hooks/search_index.py), fetched on the first search only
-(docs/javascripts/search-on-first-use.js, run before Material's bundle by overrides/main.html).
+(docs/javascripts/search-on-first-use.js, put before Material's bundle by hooks/search_index.py).
 
 The index tests read the site that conftest builds; the browser tests use Debian's Chromium
 as tests/test_browser.py does.
