@@ -7,6 +7,8 @@
 // back until the reader first focuses the search field (a click on it or on the search
 // icon, or Material's keys /, s and f, all focus it), then sends it to this language's
 // index, given in the data-index attribute. Every other request goes out unchanged.
+// Material's search worker (a script of its own) is started then too: until the search
+// starts, Material talks to a stand-in that keeps its messages.
 // Without JavaScript there is no search, and nothing to hold.
 (function () {
   var config = JSON.parse(document.getElementById("__config").textContent);
@@ -30,6 +32,25 @@
     var request = this, args = arguments;
     if (!held.has(request)) return send.apply(request, args);
     started.then(function () { send.apply(request, args); });
+  };
+
+  var RealWorker = window.Worker;
+  window.Worker = function (url, options) {
+    if (!/\/workers\/search\.[^/]*\.js$/.test(new URL(url, location.href).pathname)) {
+      return new RealWorker(url, options);
+    }
+    var standIn = new EventTarget(), waiting = [], worker = null;
+    standIn.postMessage = function (message) {
+      if (worker) worker.postMessage(message); else waiting.push(message);
+    };
+    started.then(function () {
+      worker = new RealWorker(url, options);
+      worker.addEventListener("message", function (event) {
+        standIn.dispatchEvent(new MessageEvent("message", {data: event.data}));
+      });
+      waiting.splice(0).forEach(function (message) { worker.postMessage(message); });
+    });
+    return standIn;
   };
 
   document.addEventListener("focusin", function (event) {
