@@ -25,13 +25,15 @@ renders the pages; a notebook page waits only for its own notebook.
 that raises stops the build with an error that names the chapter and shows
 the traceback.
 
-mkdocs-jupyter provides the page type and the converter; its own execution
-and cache are off. The notebooks never enter docs/: mkdocs-static-i18n
-rebuilds every file of docs/ as a plain `File` in its `on_files` (which runs
-last, at priority -100), dropping mkdocs-jupyter's `NotebookFile` wrapper, so
-an .ipynb there is copied as raw JSON (static-i18n issue 198). This hook adds
-the notebooks of the language being built in `on_files` at priority -200,
-after the i18n plugin, already wrapped as `NotebookFile`s.
+mkdocs-jupyter is used as a library, not as a plugin: its converter renders
+each notebook (in a worker, on a cache miss). Its plugin would only wrap the
+files, run and cache what this hook runs and caches, and cost every build,
+warm ones included, a second to import nbconvert. The notebooks never enter
+docs/: mkdocs-static-i18n rebuilds every file of docs/ as a plain `File` in its
+`on_files` (which runs last, at priority -100), so a page type given to an
+.ipynb there would be lost (static-i18n issue 198). This hook adds the
+notebooks of the language being built in `on_files` at priority -200, after
+the i18n plugin, as `NotebookPage`s: files that MkDocs builds as pages.
 """
 
 import atexit
@@ -44,7 +46,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
-from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
 
@@ -57,11 +58,19 @@ import notebook_page
 from notebook_cells import build_notebook, chapters, figure_captions, page_url
 from notebook_page import FOLDER
 
-# What mkdocs-jupyter's converter is given, from its settings in mkdocs.yml.
-CONVERTER_OPTIONS = ("theme", "kernel_name", "allow_errors", "show_input", "no_input", "no_prompt",
-                     "remove_tag_config", "highlight_extra_classes", "include_requirejs", "custom_mathjax_url")
+# What mkdocs-jupyter's converter is given: its plugin's defaults, without require.js.
+CONVERTER_OPTIONS = {"theme": "", "kernel_name": "", "allow_errors": True, "show_input": True, "no_input": False,
+                     "no_prompt": False, "remove_tag_config": {}, "highlight_extra_classes": "",
+                     "include_requirejs": False, "custom_mathjax_url": ""}
 
-_state = SimpleNamespace(notebooks={}, results={}, pages={}, options={}, threads=None, workdir=None)
+_state = SimpleNamespace(notebooks={}, results={}, pages={}, threads=None, workdir=None)
+
+
+class NotebookPage(File):
+    """A notebook that MkDocs builds as a page: /notebooks/<slug>/index.ipynb -> /notebooks/<slug>/."""
+
+    def is_documentation_page(self):
+        return True
 
 
 def label(slug, language):
@@ -109,18 +118,6 @@ def _stop(cancel=False):
 
 # --- MkDocs events ---------------------------------------------------------------------------
 
-def on_config(config):
-    jupyter = config.plugins.get("mkdocs-jupyter")
-    if jupyter is None:
-        raise PluginError("hooks/notebooks.py needs the mkdocs-jupyter plugin in mkdocs.yml")
-    # Execution and caching are ours; mkdocs-jupyter gives the page type and the converter.
-    jupyter.config["execute"] = False
-    jupyter.config["include_requirejs"] = False
-    jupyter.config["cache"] = False
-    _state.options = {name: jupyter.config[name] for name in CONVERTER_OPTIONS}
-    return config
-
-
 def on_pre_build(config):
     if getattr(config.plugins.get("i18n"), "building", False):
         return  # a further language: its notebooks were made with the first one's
@@ -136,7 +133,7 @@ def on_pre_build(config):
                        for cell in notebook["cells"] if "figure" in cell["metadata"].get("tags", [])} if run else {}
             _state.notebooks[slug, language] = notebook
             _state.results[slug, language] = _state.threads.submit(
-                produce, label(slug, language), language, notebook, figures, _state.options, run)
+                produce, label(slug, language), language, notebook, figures, CONVERTER_OPTIONS, run)
 
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has built the other languages
@@ -158,8 +155,6 @@ def on_shutdown():
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100), which would turn them back into plain files
 def on_files(files, config):
-    from mkdocs_jupyter.plugin import NotebookFile
-
     language = languages.building(config)
     prefix = "" if language == languages.DEFAULT else f"{language}/"
     i18n = config.plugins.get("i18n")
@@ -167,26 +162,23 @@ def on_files(files, config):
     for slug, lang in _state.notebooks:
         if lang != language:
             continue
-        source = File(f"{prefix}{FOLDER}/{slug}/index.ipynb", str(_workdir()), config.site_dir,
-                      config.use_directory_urls, inclusion=InclusionLevel.NOT_IN_NAV)
+        page = NotebookPage(f"{prefix}{FOLDER}/{slug}/index.ipynb", str(_workdir()), config.site_dir,
+                            config.use_directory_urls, inclusion=InclusionLevel.NOT_IN_NAV)
         # What mkdocs-static-i18n reads to point the language selector at the same page.
-        source.locale = source.locale_alternate_of = language
-        source.localization = None if language == languages.DEFAULT else language
-        source.alternates = {other: SimpleNamespace(url=page_url("", f"{FOLDER}/{slug}", other), page=None)
-                             for other in languages.built(config)}
-        page = NotebookFile(source, use_directory_urls=config.use_directory_urls, site_dir=config.site_dir)
-        page.inclusion = InclusionLevel.NOT_IN_NAV  # File's class attribute hides the wrapped file's
+        page.locale = page.locale_alternate_of = language
+        page.localization = None if language == languages.DEFAULT else language
+        page.alternates = {other: SimpleNamespace(url=page_url("", f"{FOLDER}/{slug}", other), page=None)
+                           for other in languages.built(config)}
         download = File(f"{prefix}{FOLDER}/{slug}.ipynb", str(_workdir()), config.site_dir,
                         config.use_directory_urls, inclusion=InclusionLevel.NOT_IN_NAV)
         files.append(page)
         files.append(download)
         if i18n is not None:  # its sitemap lists the pages it saw, and it saw them before these
             i18n.i18n_files_per_language.setdefault(language, []).append(page)
-        _state.pages[source.abs_src_path] = SimpleNamespace(slug=slug, language=language, download=download)
+        _state.pages[page.abs_src_path] = SimpleNamespace(slug=slug, language=language, download=download)
     return files
 
 
-@event_priority(-100)  # after mkdocs-jupyter's, whose render this replaces
 def on_pre_page(page, config, files):
     found = _state.pages.get(page.file.abs_src_path)
     if found is None:
@@ -197,7 +189,7 @@ def on_pre_page(page, config, files):
         path.write_text(ipynb, encoding="utf-8")
     found.captions = figure_captions(_state.notebooks[found.slug, found.language])
 
-    def render(self, config, files):  # the HTML made with the notebook; the TOC comes in on_page_content
+    def render(self, config, files):  # the converter's HTML, not Markdown; the TOC comes in on_page_content
         self.content = html
 
     page.render = types.MethodType(render, page)
