@@ -33,7 +33,8 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-# A neighbour in hooks/: MkDocs runs each hook with its folder on sys.path.
+# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
+import build_cache
 import build_pool
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,20 +144,11 @@ def _done(value):
 
 
 def _cached(stem, lang, key):
-    cached = CACHE / f"{stem}-{lang}-{key}.svg"
-    if os.environ.get("FIGURE_CACHE", "on") != "off" and cached.is_file():
-        return cached.read_text(encoding="utf-8")
-    return None
+    return build_cache.read(CACHE / f"{stem}-{lang}-{key}.svg")
 
 
 def _save(stem, lang, key, svg):
-    if os.environ.get("FIGURE_CACHE", "on") == "off":
-        return
-    cached = CACHE / f"{stem}-{lang}-{key}.svg"
-    CACHE.mkdir(parents=True, exist_ok=True)
-    tmp = cached.with_suffix(f".{os.getpid()}.{id(svg)}.tmp")
-    tmp.write_text(svg, encoding="utf-8")
-    tmp.replace(cached)
+    build_cache.write(CACHE / f"{stem}-{lang}-{key}.svg", svg)
 
 
 def _render(path, lang="en"):

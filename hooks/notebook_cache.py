@@ -19,13 +19,13 @@ import functools
 import hashlib
 import inspect
 import json
-import os
 import sys
 import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
+import build_cache
 import notebook_outputs
 
 CACHE = Path(__file__).resolve().parent.parent / ".cache" / "notebooks"
@@ -57,20 +57,12 @@ def _runtime(*packages, source):
 
 def load(kind, label, key):
     """A cached entry ("outputs" or "html") of the notebook `label`, or None."""
-    path = CACHE / f"{label}-{kind}-{key}.json"
-    if os.environ.get("FIGURE_CACHE", "on") != "off" and path.is_file():
-        return json.loads(path.read_text(encoding="utf-8"))
-    return None
+    text = build_cache.read(CACHE / f"{label}-{kind}-{key}.json")
+    return None if text is None else json.loads(text)
 
 
 def save(kind, label, key, value):
-    if os.environ.get("FIGURE_CACHE", "on") == "off":
-        return
-    path = CACHE / f"{label}-{kind}-{key}.json"
-    CACHE.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.{id(value)}.tmp")
-    tmp.write_text(json.dumps(value, sort_keys=True), encoding="utf-8")
-    tmp.replace(path)
+    build_cache.write(CACHE / f"{label}-{kind}-{key}.json", json.dumps(value, sort_keys=True))
 
 
 def ipynb_text(notebook, outputs):
