@@ -84,13 +84,14 @@ def _run_cell(source, namespace, filename, count):
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr) and not source.rstrip().endswith(";"):
         last = ast.Expression(tree.body.pop().value)
+    import matplotlib.pyplot as plt
+
+    before = set(plt.get_fignums())
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         exec(compile(tree, filename, "exec"), namespace)
         value = eval(compile(last, filename, "eval"), namespace) if last else None
-    import matplotlib.pyplot as plt
-
-    if plt.get_fignums():
+    if set(plt.get_fignums()) - before:
         raise RuntimeError("this cell leaves a matplotlib figure open, which a kernel would show: "
                            "figures belong in figure snippets (fig_*.py)")
     outputs = [{"output_type": "stream", "name": name, "text": stream.getvalue()}
