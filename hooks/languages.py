@@ -18,3 +18,10 @@ def built(config):
     """Every language this run of MkDocs builds."""
     i18n = config.plugins.get("i18n")
     return list(getattr(i18n, "build_languages", None) or [DEFAULT])
+
+
+def inside_further_language(config):
+    """True while mkdocs-static-i18n builds a further language inside the first build's
+    on_post_build: work done once per run (at the first on_pre_build, the last on_post_build)
+    skips these."""
+    return getattr(config.plugins.get("i18n"), "building", False)

@@ -25,6 +25,7 @@ executes every notebook in a fresh one and checks that it prints the same.
 import ast
 import builtins
 import contextlib
+import copy
 import io
 import linecache
 import os
@@ -140,8 +141,7 @@ def with_outputs(notebook, outputs):
     """A copy of the notebook (an nbformat dict) with the outputs of its code cells filled in."""
     import nbformat
 
-    notebook = nbformat.from_dict(notebook)
-    notebook = nbformat.from_dict(nbformat.reads(nbformat.writes(notebook), as_version=4))
+    notebook = nbformat.from_dict(copy.deepcopy(notebook))
     code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
     for cell, result in zip(code_cells, outputs, strict=True):
         cell.outputs = [nbformat.from_dict(output) for output in result["outputs"]]

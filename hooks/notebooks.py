@@ -119,7 +119,7 @@ def _stop(cancel=False):
 # --- MkDocs events ---------------------------------------------------------------------------
 
 def on_pre_build(config):
-    if getattr(config.plugins.get("i18n"), "building", False):
+    if languages.inside_further_language(config):
         return  # a further language: its notebooks were made with the first one's
     # Every notebook of every language, made now and handed to a thread that gets its outputs
     # and HTML; a notebook page waits for its own only when MkDocs builds it.
@@ -138,7 +138,7 @@ def on_pre_build(config):
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has built the other languages
 def on_post_build(config):
-    if not getattr(config.plugins.get("i18n"), "building", False):
+    if not languages.inside_further_language(config):
         _stop()
 
 

@@ -56,7 +56,7 @@ def on_post_page(output, page, config):
 # languages and then has the search plugin write the index of all of them.
 @event_priority(-200)
 def on_post_build(config):
-    if getattr(config.plugins.get("i18n"), "building", False):
+    if languages.inside_further_language(config):
         return  # one language's build inside i18n's loop: the final index is not written yet
     path = os.path.join(config.site_dir, INDEX)
     if not os.path.exists(path):

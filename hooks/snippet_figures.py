@@ -52,7 +52,7 @@ def on_config(config):
 
 
 def on_pre_build(config):
-    if getattr(config.plugins.get("i18n"), "building", False):
+    if languages.inside_further_language(config):
         return  # a further language: its figures were asked for with the first one's
     # Every figure of every page, in every language, asked for now, in page order.
     for language in languages.built(config):
@@ -62,7 +62,7 @@ def on_pre_build(config):
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has built the other languages
 def on_post_build(config):
-    if not getattr(config.plugins.get("i18n"), "building", False):
+    if not languages.inside_further_language(config):
         forget()
         build_pool.shutdown()
 
