@@ -8,11 +8,20 @@ hatched.
 
 `use_language` sets the fonts for figure text in English or Chinese: every
 figure snippet has `draw(lang="en")` and its labels in both languages.
+
+A heatmap can also say how each of its cells was computed: pass
+``computed_as=dot_products(q, k)`` (or `softmax_rows`, `weighted_sums`,
+`products`) with the arrays the cells came from. `heatmap` checks that they
+reproduce the cells, and `figure_data(fig)` returns every heatmap of a figure
+with its numbers, operands and place, for the site's build to write next to
+the SVG: pointing at a cell on the page then shows its arithmetic.
 """
 
 import functools
 import importlib.util
 import logging
+import re
+import weakref
 from pathlib import Path
 
 import matplotlib.colors as mcolors
@@ -20,6 +29,8 @@ import matplotlib.patches as mpatches
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib import font_manager
+
+from attention import softmax
 
 # One colour scale per kind of quantity, the same on every page.
 SCALES = {
@@ -86,7 +97,7 @@ def ink():
 
 def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
             highlight_rows=(), highlight_cells=(), title=None,
-            row_title=None, col_title=None, mask=None, masked_label="–"):
+            row_title=None, col_title=None, mask=None, masked_label="–", computed_as=None):
     """Draw a matrix as a labelled grid of coloured, numbered cells.
 
     Parameters
@@ -113,12 +124,20 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
         drawn grey and hatched, showing `masked_label` instead of a number.
     masked_label : str, optional
         What a masked cell shows, for example "−∞" for scores or "0" for weights.
+    computed_as : dict, optional
+        How the cells were computed: the result of `dot_products`, `softmax_rows`,
+        `weighted_sums` or `products`. It must reproduce `data` (to 1e-9) in every
+        cell that is not masked.
 
     Returns
     -------
     matplotlib.image.AxesImage
     """
     data = np.asarray(data, dtype=float) + 0.0  # + 0.0 turns -0.0 into 0.0: no "-0" in a cell
+    if data.ndim != 2:
+        raise ValueError(f"heatmap data must be a matrix (2 dimensions), not shape {data.shape}")
+    if kind not in SCALES:
+        raise ValueError(f"kind must be one of {', '.join(SCALES)}, not {kind!r}")
     scale = SCALES[kind]
     image = ax.imshow(data, aspect="equal", **scale)
     n_rows, n_cols = data.shape
@@ -152,7 +171,170 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
     if col_title:
         ax.xaxis.set_label_position("top")
         ax.set_xlabel(col_title)
+    if computed_as is not None:
+        _check_computation(computed_as, data, allowed)
+    if fmt:  # a grid without numbers (a diagram of places) has nothing to explain
+        _HEATMAPS.setdefault(ax.figure, []).append({
+            "ax": ax, "kind": kind, "rows": [plain_text(r) for r in row_labels],
+            "cols": [plain_text(c) for c in col_labels], "title": plain_text(title or ""),
+            "row_title": plain_text(row_title or ""), "col_title": plain_text(col_title or ""),
+            "values": _numbers(data), "mask": None if mask is None else allowed.tolist(),
+            "text": [[fmt.format(v).replace("-", "−") if ok else masked_label
+                      for v, ok in zip(row, row_ok)] for row, row_ok in zip(data, allowed)],
+            "highlight": {"rows": [int(i) for i in highlight_rows],
+                          "cells": [[int(i), int(j)] for i, j in highlight_cells]},
+            "computed_as": computed_as,
+        })
     return image
+
+
+# ---- How a cell was computed: the operands a heatmap's cells came from ----
+
+def dot_products(left, right, names=("q", "k"), d_k=None):
+    """Cells that are dot products: cell (i, j) = left[i] · right[j], divided by √d_k if given.
+
+    Parameters
+    ----------
+    left : array_like, shape (n_rows, d)
+        One row per row of the heatmap, for example the queries.
+    right : array_like, shape (n_cols, d)
+        One row per column of the heatmap, for example the keys.
+    names : (str, str), optional
+        What the rows are called in the explanation: q_blue · k_ball.
+    d_k : int, optional
+        Divide every product by √d_k (the scaled scores).
+
+    Examples
+    --------
+    >>> q, k = np.eye(2), np.array([[1.0, 2.0]])
+    >>> dot_products(q, k)["op"]
+    'dot'
+    """
+    left, right = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
+    if left.ndim != 2 or right.ndim != 2 or left.shape[1] != right.shape[1]:
+        raise ValueError(f"dot_products needs (n_rows, d) and (n_cols, d) rows of one width, "
+                         f"not shapes {left.shape} and {right.shape}")
+    return {"op": "dot", "left": _numbers(left), "right": _numbers(right),
+            "names": list(names), "d_k": d_k}
+
+
+def softmax_rows(scores, d_k=None, factor=None, names=("s",)):
+    """Cells that are a softmax along each row of `scores` (divided by √d_k, or times `factor`, first).
+
+    Masked cells (the heatmap's `mask`) are left out of their row's softmax.
+    """
+    scores = np.asarray(scores, dtype=float)
+    if scores.ndim != 2:
+        raise ValueError(f"softmax_rows needs a matrix of scores, not shape {scores.shape}")
+    if d_k is not None and factor is not None:
+        raise ValueError("softmax_rows takes d_k or factor, not both")
+    return {"op": "softmax", "scores": _numbers(scores), "d_k": d_k, "factor": factor,
+            "names": list(names)}
+
+
+def weighted_sums(weights, values, key_labels, names=("w", "v")):
+    """Cells that are weighted sums of Value rows: cell (i, m) = Σ_j weights[i, j] · values[j, m].
+
+    `key_labels` names the rows of `values` (the key words).
+    """
+    weights, values = np.asarray(weights, dtype=float), np.asarray(values, dtype=float)
+    if weights.ndim != 2 or values.ndim != 2 or weights.shape[1] != values.shape[0]:
+        raise ValueError(f"weighted_sums needs (n_rows, n_keys) weights and (n_keys, d_v) values, "
+                         f"not shapes {weights.shape} and {values.shape}")
+    if len(key_labels) != values.shape[0]:
+        raise ValueError(f"weighted_sums needs one key label per row of values ({values.shape[0]}), "
+                         f"not {len(key_labels)}")
+    return {"op": "weighted_sum", "weights": _numbers(weights), "values": _numbers(values),
+            "keys": [plain_text(k) for k in key_labels], "names": list(names)}
+
+
+def products(left, right, names=("a", "b")):
+    """Cells that are products of two numbers: cell (i, j) = left[i, j] × right[i, j]."""
+    left, right = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
+    if left.shape != right.shape or left.ndim != 2:
+        raise ValueError(f"products needs two matrices of one shape, not {left.shape} and {right.shape}")
+    return {"op": "product", "left": _numbers(left), "right": _numbers(right), "names": list(names)}
+
+
+def computed_cells(computed_as, mask=None):
+    """The cells that a computation (from `dot_products`, ...) gives, as an array."""
+    op = computed_as["op"]
+    array = functools.partial(np.array, dtype=float)  # None (not finite) -> NaN
+    if op == "dot":
+        cells = array(computed_as["left"]) @ array(computed_as["right"]).T
+        return cells / np.sqrt(computed_as["d_k"]) if computed_as["d_k"] else cells
+    if op == "softmax":
+        scores = array(computed_as["scores"])
+        if computed_as["d_k"]:
+            scores = scores / np.sqrt(computed_as["d_k"])
+        if computed_as["factor"] is not None:
+            scores = scores * computed_as["factor"]
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        return softmax(scores, axis=-1)
+    if op == "weighted_sum":
+        return array(computed_as["weights"]) @ array(computed_as["values"])
+    if op == "product":
+        return array(computed_as["left"]) * array(computed_as["right"])
+    raise ValueError(f"unknown computation {op!r}")
+
+
+def _check_computation(computed_as, data, allowed):
+    cells = computed_cells(computed_as, allowed)
+    if cells.shape != data.shape:
+        raise ValueError(f"computed_as gives shape {cells.shape}, but the heatmap is {data.shape}")
+    wrong = allowed & ~np.isclose(cells, data, rtol=0, atol=1e-9)
+    if wrong.any():
+        i, j = np.argwhere(wrong)[0]
+        raise ValueError(f"computed_as does not reproduce the heatmap: cell ({i}, {j}) "
+                         f"is {float(data[i, j])!r}, the computation gives {float(cells[i, j])!r}")
+
+
+def _numbers(array):
+    """An array as nested lists for JSON, with None where a value is not finite (−∞ of a mask)."""
+    array = np.asarray(array, dtype=float)
+    return np.where(np.isfinite(array), array, None).tolist() if array.ndim else float(array)
+
+
+def plain_text(label):
+    """A label without mathtext: "$q_\\mathrm{blue}$" -> "q_blue", "$\\times$" -> "×"."""
+    label = str(label)
+    if "$" not in label:
+        return label
+    label = re.sub(r"\\mathrm\{([^}]*)\}", r"\1", label)
+    label = label.replace("\\times", "×").replace("\\cdot", "·").replace("\\sqrt", "√")
+    label = re.sub(r"_\{([^}]*)\}", r"_\1", label)
+    return re.sub(r"\s+", " ", label.replace("$", "").replace("{", "").replace("}", "")).strip()
+
+
+# ---- What a figure shows, for the page: written next to its SVG at build time ----
+
+_HEATMAPS = weakref.WeakKeyDictionary()  # figure -> its heatmaps, in the order drawn
+_EXPLORABLES = weakref.WeakKeyDictionary()  # figure -> (name, its numbers)
+
+
+def explorable(fig, name, **numbers):
+    """Attach to `fig` the numbers an explorable next to it starts from (see docs/javascripts/)."""
+    _EXPLORABLES[fig] = (name, {key: _numbers(value) for key, value in numbers.items()})
+
+
+def figure_data(fig):
+    """Every heatmap of a drawn figure: labels, numbers, cell text, how the cells were
+    computed and where the grid is ("box": left, top, right, bottom as fractions of the
+    figure, top = 0), plus the explorable attached, if any. JSON-ready; None when there is none."""
+    heatmaps = []
+    for record in _HEATMAPS.get(fig, []):
+        record = dict(record)
+        ax = record.pop("ax")
+        n_rows, n_cols = np.shape(record["values"])
+        corners = ax.transData.transform([(-0.5, -0.5), (n_cols - 0.5, n_rows - 0.5)])
+        (x0, y0), (x1, y1) = fig.transFigure.inverted().transform(corners)
+        record["box"] = [round(float(v), 5) for v in (x0, 1 - y0, x1, 1 - y1)]
+        heatmaps.append(record)
+    name, numbers = _EXPLORABLES.get(fig, (None, None))
+    if not heatmaps and name is None:
+        return None
+    return {"heatmaps": heatmaps, "explorable": name and {"name": name, **numbers}}
 
 
 def _outline(ax, x, y, width, height):
