@@ -16,13 +16,20 @@ cost). What the cache lacks is drawn in the build's worker processes
 and the language, and so is a character that no installed font has
 (matplotlib's "Glyph ... missing from font" warning, or mathtext's "does not
 have a glyph" log line): text laid out without its glyphs would overlap.
+
+What the figure's heatmaps show (their numbers, how the cells were computed
+and where each grid is, from ``plotting.figure_data``) goes with the SVG, as
+JSON in its ``data-figure`` attribute: the page's tables of numbers and
+docs/javascripts/cell-explanations.js read it.
 """
 
 import ast
 import functools
 import hashlib
+import html
 import importlib.util
 import io
+import json
 import logging
 import os
 import re
@@ -176,6 +183,7 @@ def _render(path, lang="en"):
             spec.loader.exec_module(module)
             fig = module.draw(lang)
             fig.savefig(buffer, format="svg", metadata={"Date": None})
+            data = sys.modules["plotting"].figure_data(fig) if "plotting" in sys.modules else None
             plt.close(fig)
         if missing.messages:
             raise RuntimeError(missing.messages[0])
@@ -185,7 +193,19 @@ def _render(path, lang="en"):
         ) from error
     finally:
         logger.removeHandler(missing)
-    return _clean_svg(buffer.getvalue(), prefix=path.stem.replace("_", "-"))
+    svg = _clean_svg(buffer.getvalue(), prefix=path.stem.replace("_", "-"))
+    if data is not None:
+        # In single quotes, so that JSON's double quotes need no escaping.
+        attribute = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        attribute = attribute.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;")
+        svg = svg.replace("<svg ", f"<svg data-figure='{attribute}' ", 1)
+    return svg
+
+
+def figure_data(svg):
+    """What `_render` wrote into an SVG's ``data-figure`` attribute, or None."""
+    match = re.match(r"<svg data-figure='([^']*)'", svg)
+    return json.loads(html.unescape(match[1])) if match else None
 
 
 class _MissingGlyphs(logging.Handler):

@@ -26,6 +26,7 @@ import ast
 import builtins
 import contextlib
 import copy
+import re
 import io
 import linecache
 import os
@@ -131,6 +132,7 @@ def _isolated():
 
 def standalone_svg(svg, language):
     """A figure as drawn for the page (text in currentColor, the page's font) made to stand on its own."""
+    svg = re.sub(r"^<svg data-figure='[^']*' ", "<svg ", svg)  # the page's data, not the picture's
     head_end = svg.index(">", svg.index("<svg ")) + 1
     style = (f'<style>text {{ font-family: {FONTS[language]}; }}</style>'
              '<rect width="100%" height="100%" fill="#ffffff"/>')

@@ -9,6 +9,8 @@ and gets two tabs in its place: "Figure", with the SVG that the snippet's
 and "Code", the snippet itself, included from ``snippets/`` by
 pymdownx.snippets (so both languages show the same file, never a copy).
 
+Under the figure, collapsed, the figure's numbers as tables (hooks/figure_numbers.py).
+
 A snippet draws its labels in the page's language, ``draw(lang="en")`` or
 ``draw(lang="zh")``. When the build starts, this hook asks for every figure of
 every page in every language at once (hooks/figure_drawing.py draws what the
@@ -27,7 +29,8 @@ from mkdocs.plugins import event_priority
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
 import build_pool
 import languages
-from figure_drawing import ROOT, SNIPPETS, draw_svg, drawing, forget
+from figure_drawing import ROOT, SNIPPETS, draw_svg, drawing, figure_data, forget
+from figure_numbers import numbers_html
 
 # `![caption](fig_name.py)` alone on a line.
 DIRECTIVE = re.compile(r"^!\[(?P<caption>[^\]]*)\]\((?P<file>fig_\w+\.py)\)[ \t]*$", re.M)
@@ -35,6 +38,9 @@ FENCE = re.compile(r"^(```|~~~)")
 PLACEHOLDER = re.compile(
     r'<span class="snippet-figure-svg" data-snippet="(?P<stem>fig_\w+)" data-lang="(?P<lang>\w+)"'
     r' data-label="(?P<label>[^"]*)"></span>'
+)
+NUMBERS_PLACEHOLDER = re.compile(
+    r'<div class="snippet-figure-numbers" data-snippet="(?P<stem>fig_\w+)" data-lang="(?P<lang>\w+)"></div>'
 )
 
 FIGURE_CODE = re.compile(r'(<div class="language-python highlight")(><span class="filename">snippets/fig_)')
@@ -87,7 +93,8 @@ def on_page_markdown(markdown, page, config, files):
             f'    <span class="snippet-figure-svg" data-snippet="{stem}" data-lang="{language}"'
             f' data-label="{caption}"></span>\n'
             f"    <figcaption>{caption}</figcaption>\n"
-            f"    </figure>\n\n"
+            f"    </figure>\n"
+            f'    <div class="snippet-figure-numbers" data-snippet="{stem}" data-lang="{language}"></div>\n\n'
             f'=== "{code_tab}"\n\n'
             f'    ```python title="snippets/{match["file"]}"\n'
             f'    --8<-- "{match["file"]}"\n'
@@ -109,7 +116,10 @@ def on_post_page(output, page, config):
         svg = draw_svg(match["stem"], match["lang"])
         return svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}" ', 1)
 
-    return PLACEHOLDER.sub(inline, output)
+    def numbers(match):
+        return numbers_html(figure_data(draw_svg(match["stem"], match["lang"])), match["lang"])
+
+    return NUMBERS_PLACEHOLDER.sub(numbers, PLACEHOLDER.sub(inline, output))
 
 
 def figures_in_pages(language):

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.colors import Normalize
 
-from plotting import SCALES, heatmap, ink, use_language
+from plotting import SCALES, dot_products, explorable, heatmap, ink, use_language
 
 Q = np.array([2.0, -1.0, 1.0])
 KEYS = {
@@ -63,7 +63,10 @@ def draw(lang="en"):
     axes[f"{names[0]} bars"].set_ylabel(text["product"])
 
     heatmap(axes["scores"], sums, ["q"], [text[name] for name in names], "score",
-            title=text["sums"], highlight_cells=[(0, 0)])
+            title=text["sums"], highlight_cells=[(0, 0)],
+            computed_as=dot_products(Q[None], np.stack([KEYS[name] for name in names])))
+    # On the page, under the figure: turn the aligned key against q, to explore.
+    explorable(fig, "turn-key", query=Q, key=KEYS["aligned"])
     return fig
 
 

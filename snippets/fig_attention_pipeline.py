@@ -15,7 +15,7 @@ from matplotlib.text import Annotation
 from matplotlib.transforms import offset_copy
 
 from attention import scaled_dot_product_attention
-from plotting import heatmap, ink, use_language
+from plotting import dot_products, heatmap, ink, softmax_rows, use_language, weighted_sums
 from running_example import (D_K, DIMENSIONS, FEATURES, POSITION, SOURCE_WORDS, VALUES,
                              encoder_input, project)
 
@@ -46,18 +46,20 @@ def draw(lang="en"):
                               gridspec_kw={"wspace": 0.2})
     axes |= bottom.subplot_mosaic([["s", "w", "z"]], width_ratios=[4, 4, 3],
                                   gridspec_kw={"wspace": 0.3})
-    panels = [
-        ("x", x, text["dimensions"], "vector", "{:.1f}", "X"),
-        ("q", q, text["features"], "vector", "{:.0f}", "Q = X·W_Q"),
-        ("k", k, text["features"], "vector", "{:.0f}", "K = X·W_K"),
-        ("v", v, text["values"], "vector", "{:.0f}", "V = X·W_V"),
-        ("s", scores, SOURCE_WORDS, "score", "{:.2f}", text["scores"].format(d_k=D_K)),
-        ("w", weights, SOURCE_WORDS, "weight", "{:.2f}", text["weights"]),
-        ("z", z, text["values"], "vector", "{:.2f}", text["output"]),
+    panels = [  # name, matrix, columns, kind, format, title, what its cells are computed from
+        ("x", x, text["dimensions"], "vector", "{:.1f}", "X", None),
+        ("q", q, text["features"], "vector", "{:.0f}", "Q = X·W_Q", None),
+        ("k", k, text["features"], "vector", "{:.0f}", "K = X·W_K", None),
+        ("v", v, text["values"], "vector", "{:.0f}", "V = X·W_V", None),
+        ("s", scores, SOURCE_WORDS, "score", "{:.2f}", text["scores"].format(d_k=D_K),
+         dot_products(q, k, d_k=D_K)),
+        ("w", weights, SOURCE_WORDS, "weight", "{:.2f}", text["weights"], softmax_rows(scores)),
+        ("z", z, text["values"], "vector", "{:.2f}", text["output"],
+         weighted_sums(weights, v, SOURCE_WORDS)),
     ]
-    for name, matrix, col_labels, kind, fmt, title in panels:
+    for name, matrix, col_labels, kind, fmt, title, computed in panels:
         heatmap(axes[name], matrix, SOURCE_WORDS, col_labels, kind, fmt=fmt,
-                highlight_rows=[blue], title=title)
+                highlight_rows=[blue], title=title, computed_as=computed)
         if col_labels is not SOURCE_WORDS:
             axes[name].tick_params(axis="x", labelrotation=90)
 

@@ -10,8 +10,9 @@ agrees where the numbers are largest.
 import sys
 
 import matplotlib.pyplot as plt
+import numpy as np
 
-from plotting import heatmap, use_language
+from plotting import dot_products, heatmap, products as cell_products, use_language
 from running_example import FEATURES, SOURCE_WORDS, source_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -43,9 +44,11 @@ def draw(lang="en"):
             row_title=text["wants"])
     heatmap(axes["products"], products, dims, [""] * len(SOURCE_WORDS), "score", fmt="{:.0f}",
             title=text["products"],
-            highlight_cells=[(m, ball) for m in range(len(FEATURES))])
+            highlight_cells=[(m, ball) for m in range(len(FEATURES))],
+            computed_as=cell_products(np.broadcast_to(q[blue][:, None], k.T.shape), k.T,
+                                      names=("q_blue", "k")))
     heatmap(axes["row"], row[None], ["blue"], [""] * len(SOURCE_WORDS), "score", fmt="{:.0f}",
-            highlight_cells=[(0, ball)], title=text["row"])
+            highlight_cells=[(0, ball)], title=text["row"], computed_as=dot_products(q[[blue]], k))
     axes["q"].set_anchor("E")  # next to the products it multiplies
 
     return fig

@@ -11,7 +11,7 @@ import sys
 import matplotlib.pyplot as plt
 
 from attention import scaled_dot_product_attention
-from plotting import heatmap, use_language
+from plotting import heatmap, softmax_rows, use_language
 from running_example import FEATURES, LONG_TARGET_WORDS, SOURCE_WORDS, cross_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -38,7 +38,8 @@ def draw(lang="en"):
             title=text["k"].format(rows=k.shape[0], cols=k.shape[1]))
     axes[1].set_ylim(len(LONG_TARGET_WORDS) - 0.5, -0.5)  # same cell size as the other panels
     heatmap(axes[2], weights, LONG_TARGET_WORDS, SOURCE_WORDS, "weight", highlight_rows=[azul],
-            title=text["weights"].format(rows=weights.shape[0], cols=weights.shape[1]))
+            title=text["weights"].format(rows=weights.shape[0], cols=weights.shape[1]),
+            computed_as=softmax_rows(q @ k.T, d_k=q.shape[1]))
     for ax in axes[:2]:  # upright Chinese feature names fit the cells; English ones need turning
         ax.tick_params(axis="x", labelrotation=90 if lang == "en" else 0)
     return fig

@@ -11,7 +11,7 @@ import sys
 import matplotlib.pyplot as plt
 import numpy as np
 
-from plotting import heatmap, use_language
+from plotting import dot_products, heatmap, use_language
 from running_example import D_K, TARGET_WORDS, target_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -31,7 +31,8 @@ def draw(lang="en"):
 
     fig, ax = plt.subplots(figsize=(4.2, 3.6), layout="constrained")
     heatmap(ax, scores, TARGET_WORDS, TARGET_WORDS, "score", highlight_cells=later,
-            title=text["scores"], row_title=text["query"], col_title=text["key"])
+            title=text["scores"], row_title=text["query"], col_title=text["key"],
+            computed_as=dot_products(q, k, d_k=D_K))
     return fig
 
 

@@ -13,8 +13,8 @@ import sys
 import matplotlib.pyplot as plt
 import numpy as np
 
-from plotting import heatmap, use_language
-from relevance_training import attention_row, train
+from plotting import heatmap, softmax_rows, use_language
+from relevance_training import D_K, attention_row, query_and_key, train
 
 WORDS = "The black cat drank the milk and ate the fish".split()
 QUERIES = {"milk": "drank", "fish": "ate"}  # each object and its own verb
@@ -35,7 +35,10 @@ def draw(lang="en"):
     for ax, (params, title) in zip(axes, [(run.params_before, text["before"]),
                                           (run.params, text["after"])]):
         rows = np.array([attention_row(params, WORDS, query) for query in QUERIES])  # (2, 9)
-        heatmap(ax, rows, list(QUERIES), WORDS, "weight", highlight_cells=own_verbs, title=title)
+        scores = np.array([[q @ k for q, k in (query_and_key(params, query, word) for word in WORDS)]
+                           for query in QUERIES])  # (2, 9): q · k, before ÷√d_k and softmax
+        heatmap(ax, rows, list(QUERIES), WORDS, "weight", highlight_cells=own_verbs, title=title,
+                computed_as=softmax_rows(scores, d_k=D_K))
         ax.tick_params(axis="x", labelrotation=90)
     return fig
 

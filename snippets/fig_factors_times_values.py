@@ -10,7 +10,7 @@ import sys
 
 import matplotlib.pyplot as plt
 
-from plotting import heatmap, use_language
+from plotting import dot_products, heatmap, use_language, weighted_sums
 from running_example import SOURCE_WORDS, VALUES, source_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -32,10 +32,12 @@ def draw(lang="en"):
                              layout="constrained")
     fig.get_layout_engine().set(h_pad=0.1, w_pad=0.15)
     heatmap(axes[0], factors, SOURCE_WORDS, SOURCE_WORDS, "score",
-            highlight_rows=[blue], fmt="{:.0f}", title=text["factors"])
+            highlight_rows=[blue], fmt="{:.0f}", title=text["factors"],
+            computed_as=dot_products(q, k))
     heatmap(axes[1], v, SOURCE_WORDS, text["values"], "vector", fmt="{:.0f}", title="V")
     heatmap(axes[2], raw_output, SOURCE_WORDS, text["values"], "vector", fmt="{:.0f}",
-            highlight_rows=[blue], title="(QKᵀ) V")
+            highlight_rows=[blue], title="(QKᵀ) V",
+            computed_as=weighted_sums(factors, v, SOURCE_WORDS, names=("f", "v")))
     for ax in axes[1:]:
         ax.tick_params(axis="x", labelrotation=90)
     for left, sign in [(axes[0], "×"), (axes[1], "=")]:

@@ -14,7 +14,7 @@ import sys
 
 import matplotlib.pyplot as plt
 
-from plotting import heatmap, use_language
+from plotting import dot_products, heatmap, use_language
 from running_example import FEATURES, W_K, W_Q
 
 # The figure's text in each language (the words of the sentence are data).
@@ -40,10 +40,11 @@ def draw(lang="en"):
     features = text["features"]
     heatmap(axes[0], separate, features, features, "score", fmt="{:.0f}",
             highlight_cells=[(colour, thing), (thing, colour)], title=text["separate"],
-            row_title=text["query"], col_title=text["key"])
+            row_title=text["query"], col_title=text["key"],
+            computed_as=dot_products(W_Q[:n], W_K[:n], names=("W_Q", "W_K")))
     heatmap(axes[1], shared, features, features, "score", fmt="{:.0f}",
             highlight_cells=[(colour, thing), (thing, colour)], title=text["shared"],
-            col_title=text["key"])
+            col_title=text["key"], computed_as=dot_products(W_Q[:n], W_Q[:n], names=("W_Q", "W_Q")))
     return fig
 
 

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from attention import scaled_dot_product_attention
-from plotting import heatmap, use_language
+from plotting import dot_products, heatmap, softmax_rows, use_language
 from running_example import D_K, TARGET_WORDS, target_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -38,9 +38,10 @@ def draw(lang="en"):
     fig, axes = plt.subplots(1, 2, figsize=(7.5, 3.4), layout="constrained")
     heatmap(axes[0], scores, TARGET_WORDS, TARGET_WORDS, "score", highlight_rows=[bola],
             title=text["scores"], row_title=text["query"], col_title=text["key"],
-            mask=mask, masked_label="−∞")
+            mask=mask, masked_label="−∞", computed_as=dot_products(q, k, d_k=D_K))
     heatmap(axes[1], weights, TARGET_WORDS, TARGET_WORDS, "weight", highlight_rows=[bola],
-            title=text["weights"], col_title=text["key"], mask=mask, masked_label="0")
+            title=text["weights"], col_title=text["key"], mask=mask, masked_label="0",
+            computed_as=softmax_rows(scores))
     return fig
 
 

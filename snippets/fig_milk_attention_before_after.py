@@ -8,9 +8,10 @@ training (bottom). One row: the query "milk"; one column per key word.
 import sys
 
 import matplotlib.pyplot as plt
+import numpy as np
 
-from plotting import heatmap, use_language
-from relevance_training import SENTENCE, attention_row, train
+from plotting import heatmap, softmax_rows, use_language
+from relevance_training import D_K, SENTENCE, attention_row, query_and_key, train
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
@@ -27,7 +28,9 @@ def draw(lang="en"):
     panels = [(run.params_before, text["before"]), (run.params, text["after"])]
     for ax, (params, title) in zip(axes, panels):
         weights = attention_row(params)[None, :]  # (1 query, 6 keys)
-        heatmap(ax, weights, ["milk"], SENTENCE, "weight", highlight_rows=[0], title=title)
+        scores = np.array([[q @ k for q, k in (query_and_key(params, "milk", word) for word in SENTENCE)]])
+        heatmap(ax, weights, ["milk"], SENTENCE, "weight", highlight_rows=[0], title=title,
+                computed_as=softmax_rows(scores, d_k=D_K))  # scores (1, 6): q · k before ÷√d_k
     return fig
 
 

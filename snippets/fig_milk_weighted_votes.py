@@ -12,8 +12,8 @@ import sys
 
 import matplotlib.pyplot as plt
 
-from plotting import heatmap, use_language
-from relevance_training import AMOUNTS, SCALE, SENTENCE, encode, forward, train
+from plotting import heatmap, softmax_rows, use_language, weighted_sums
+from relevance_training import AMOUNTS, D_K, SCALE, SENTENCE, encode, forward, train
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
@@ -34,12 +34,15 @@ def draw(lang="en"):
     fig, axes = plt.subplots(1, 4, figsize=(9.0, 3.8), width_ratios=[6, 4, 4, 4],
                              layout="constrained")
     fig.get_layout_engine().set(h_pad=0.1)  # room above the titles
+    scores = f["q"] @ f["k"][0].T  # (1, n): milk's q · k, before ÷√d_k and softmax
     heatmap(axes[0], f["a"], ["milk"], SENTENCE, "weight", highlight_rows=[0],
-            title=text["weights"])
+            title=text["weights"], computed_as=softmax_rows(scores, d_k=D_K))
     heatmap(axes[1], f["v"][0], SENTENCE, amounts, "vector", fmt="{:.1f}",
             highlight_rows=voters, title="V = tanh(X·W_V)")
-    heatmap(axes[2], f["z"], ["milk"], amounts, "vector", fmt="{:.1f}", title=text["z"])
-    heatmap(axes[3], f["p"], ["milk"], amounts, "weight", title=f"p = softmax({SCALE:g}z)")
+    heatmap(axes[2], f["z"], ["milk"], amounts, "vector", fmt="{:.1f}", title=text["z"],
+            computed_as=weighted_sums(f["a"], f["v"][0], SENTENCE, names=("a", "v")))
+    heatmap(axes[3], f["p"], ["milk"], amounts, "weight", title=f"p = softmax({SCALE:g}z)",
+            computed_as=softmax_rows(f["z"], factor=SCALE, names=("z",)))
     for ax in axes:
         ax.tick_params(axis="x", labelrotation=90)
     return fig

@@ -12,7 +12,7 @@ import sys
 import matplotlib.pyplot as plt
 
 from attention import scaled_dot_product_attention
-from plotting import HIGHLIGHT, heatmap, ink, use_language
+from plotting import HIGHLIGHT, heatmap, ink, softmax_rows, use_language
 from running_example import SOURCE_WORDS, source_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -61,7 +61,8 @@ def draw(lang="en"):
 
     # Right: the same weights as row "blue" of the weight matrix.
     heatmap(right, weights, SOURCE_WORDS, SOURCE_WORDS, "weight", highlight_rows=[blue],
-            row_title=text["rows"], col_title=text["columns"])
+            row_title=text["rows"], col_title=text["columns"],
+            computed_as=softmax_rows(q @ k.T, d_k=k.shape[1]))
     return fig
 
 

@@ -10,7 +10,7 @@ import sys
 
 import matplotlib.pyplot as plt
 
-from plotting import heatmap, use_language
+from plotting import dot_products, heatmap, use_language
 from running_example import FEATURES, SOURCE_WORDS, source_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -37,7 +37,7 @@ def draw(lang="en"):
     axes[0].tick_params(axis="x", labelrotation=90)
     heatmap(axes[1], k.T, text["features"], SOURCE_WORDS, "vector", fmt="{:.0f}", title=text["kt"])
     heatmap(axes[2], factors, SOURCE_WORDS, SOURCE_WORDS, "score",
-            highlight_rows=[blue], fmt="{:.0f}", title=text["factors"])
+            highlight_rows=[blue], fmt="{:.0f}", title=text["factors"], computed_as=dot_products(q, k))
     for left, sign in [(axes[0], "×"), (axes[1], "=")]:
         left.annotate(sign, xy=(1.0, 0.5), xycoords="axes fraction", xytext=(14, 0),
                       textcoords="offset points", ha="center", va="center", fontsize=16)

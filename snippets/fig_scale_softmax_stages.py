@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from attention import softmax
-from plotting import heatmap, use_language
+from plotting import dot_products, heatmap, softmax_rows, use_language
 from running_example import D_K, SOURCE_WORDS, source_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -35,12 +35,12 @@ def draw(lang="en"):
 
     fig, axes = plt.subplots(1, 3, figsize=(8.5, 3.1), layout="constrained")
     fig.get_layout_engine().set(h_pad=0.1, w_pad=0.2)
-    stages = [(factors, "score", text["factors"]),
-              (scores, "score", text["scores"].format(d_k=D_K)),
-              (weights, "weight", text["weights"])]
-    for ax, (matrix, kind, title) in zip(axes, stages):
+    stages = [(factors, "score", text["factors"], dot_products(q, k)),
+              (scores, "score", text["scores"].format(d_k=D_K), dot_products(q, k, d_k=D_K)),
+              (weights, "weight", text["weights"], softmax_rows(scores))]
+    for ax, (matrix, kind, title, computed) in zip(axes, stages):
         heatmap(ax, matrix, SOURCE_WORDS, SOURCE_WORDS, kind, highlight_rows=[blue],
-                title=title)
+                title=title, computed_as=computed)
     for left in axes[:2]:
         left.annotate("→", xy=(1.0, 0.5), xycoords="axes fraction", xytext=(14, 0),
                       textcoords="offset points", ha="center", va="center", fontsize=16)

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from attention import softmax
-from plotting import use_language
+from plotting import explorable, use_language
 
 WIDTHS = [3, 8, 16, 32, 64, 128, 256, 512]
 ORIGINAL = 64  # d_k of the original Transformer: d_model / h = 512 / 8
@@ -81,6 +81,9 @@ def draw(lang="en"):
                      textcoords="offset points", ha="right", fontsize=8)
     axes[2].set_ylim(0, 0.26)
     axes[0].legend(fontsize=8, frameon=False)
+    # On the page, under the figure: one of these trials at each width, to explore.
+    explorable(fig, "softmax-sharpening", widths=WIDTHS,
+               dot_products=[random_dot_products(d)[0] for d in WIDTHS])  # (len(WIDTHS), N_KEYS)
     return fig
 
 

@@ -9,7 +9,7 @@ import sys
 
 import matplotlib.pyplot as plt
 
-from plotting import heatmap, use_language
+from plotting import dot_products, heatmap, products as cell_products, use_language
 from running_example import FEATURES, SOURCE_WORDS, source_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -39,11 +39,12 @@ def draw(lang="en"):
         ax.set_axis_off()
     heatmap(axes[0, 0], q[[blue]], ["$q_\\mathrm{blue}$"], dims, "vector", fmt="{:.0f}")
     heatmap(axes[1, 0], k[[ball]], ["$k_\\mathrm{ball}$"], [], "vector", fmt="{:.0f}")
-    heatmap(axes[2, 0], products[None], [text["product"]], [], "score", fmt="{:.0f}")
+    heatmap(axes[2, 0], products[None], [text["product"]], [], "score", fmt="{:.0f}",
+            computed_as=cell_products(q[[blue]], k[[ball]], names=("q_blue", "k_ball")))
     heatmap(axes[2, 1], [[total]], [""], [text["sum"]], "score", fmt="{:.0f}",
-            highlight_cells=[(0, 0)])
+            highlight_cells=[(0, 0)], computed_as=dot_products(q[[blue]], k[[ball]]))
     heatmap(axes[2, 2], blue_row[None], ["blue"], SOURCE_WORDS, "score", fmt="{:.0f}",
-            highlight_cells=[(0, ball)], title=text["row"])
+            highlight_cells=[(0, ball)], title=text["row"], computed_as=dot_products(q[[blue]], k))
     axes[0, 0].tick_params(axis="x", labelrotation=90)
     axes[0, 0].set_title(text["by_component"])
 

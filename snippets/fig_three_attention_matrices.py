@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from attention import scaled_dot_product_attention
-from plotting import heatmap, use_language
+from plotting import heatmap, softmax_rows, use_language
 from running_example import SOURCE_WORDS, TARGET_WORDS, cross_qkv, source_qkv, target_qkv
 
 # The figure's text in each language (the words of the sentence are data).
@@ -34,14 +34,17 @@ def draw(lang="en"):
     _, w_dec = scaled_dot_product_attention(*target_qkv(), mask=mask)  # (n_target, n_target)
     _, w_cross = scaled_dot_product_attention(*cross_qkv())  # (n_target, n_source)
     blue, azul = SOURCE_WORDS.index("blue"), TARGET_WORDS.index("azul")
+    # What each softmax was applied to: q · k / √d_k, queries on rows, keys on columns.
+    scores = {name: softmax_rows(q @ k.T, d_k=k.shape[1])
+              for name, (q, k, _) in [("enc", source_qkv()), ("dec", target_qkv()), ("cross", cross_qkv())]}
 
     fig, axes = plt.subplots(1, 3, figsize=(8.5, 3.3), layout="constrained")
     heatmap(axes[0], w_enc, SOURCE_WORDS, SOURCE_WORDS, "weight", highlight_rows=[blue],
-            title=text["encoder"])
+            title=text["encoder"], computed_as=scores["enc"])
     heatmap(axes[1], w_dec, TARGET_WORDS, TARGET_WORDS, "weight", highlight_rows=[azul],
-            title=text["decoder"], mask=mask, masked_label="0")
+            title=text["decoder"], mask=mask, masked_label="0", computed_as=scores["dec"])
     heatmap(axes[2], w_cross, TARGET_WORDS, SOURCE_WORDS, "weight", highlight_rows=[azul],
-            title=text["cross"])
+            title=text["cross"], computed_as=scores["cross"])
     return fig
 
 

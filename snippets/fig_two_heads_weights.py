@@ -13,9 +13,10 @@ import sys
 
 import matplotlib.pyplot as plt
 
-from multi_head_example import N_HEADS, self_attention
-from plotting import heatmap, use_language
-from running_example import SOURCE_WORDS
+from attention import split_heads
+from multi_head_example import D_HEAD, N_HEADS, W_K_HEADS, W_Q_HEADS, self_attention
+from plotting import heatmap, softmax_rows, use_language
+from running_example import SOURCE_WORDS, encoder_input
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
@@ -30,13 +31,16 @@ def draw(lang="en"):
     use_language(lang)
     text = LABELS[lang]
     _, weights = self_attention()  # (n_heads, n, n) = (2, 4, 4)
+    x = encoder_input(SOURCE_WORDS)  # (n, d_model)
+    q = split_heads(x @ W_Q_HEADS, N_HEADS)  # (n_heads, n, d_head)
+    k = split_heads(x @ W_K_HEADS, N_HEADS)  # (n_heads, n, d_head)
     blue = SOURCE_WORDS.index("blue")
 
     fig, axes = plt.subplots(1, N_HEADS, figsize=(7.5, 3.4), layout="constrained")
     for h, ax in enumerate(axes):
         heatmap(ax, weights[h], SOURCE_WORDS, SOURCE_WORDS, "weight", highlight_rows=[blue],
                 title=text["heads"][h], row_title=text["query"] if h == 0 else None,
-                col_title=text["key"])
+                col_title=text["key"], computed_as=softmax_rows(q[h] @ k[h].T, d_k=D_HEAD))
     return fig
 
 

@@ -11,10 +11,11 @@ to the sum below it only within 0.01 or 0.02.
 import sys
 
 import matplotlib.pyplot as plt
+import numpy as np
 
 from attention import scaled_dot_product_attention
-from plotting import heatmap, use_language
-from running_example import SOURCE_WORDS, VALUES, source_qkv
+from plotting import dot_products, heatmap, products, softmax_rows, use_language, weighted_sums
+from running_example import D_K, SOURCE_WORDS, VALUES, source_qkv
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
@@ -33,21 +34,24 @@ def draw(lang="en"):
     q, k, v = source_qkv()  # (n, d_k), (n, d_k), (n, d_v)
     _, weights = scaled_dot_product_attention(q, k, v)  # weights (n, n)
     blue = SOURCE_WORDS.index("blue")
-    cases = [((q @ k.T)[blue], "score", text["factors"], text["factors_sum"]),
-             (weights[blue], "weight", text["weights"], text["weights_sum"])]
+    cases = [((q @ k.T)[blue], "score", text["factors"], text["factors_sum"],
+              dot_products(q[[blue]], k), "f"),
+             (weights[blue], "weight", text["weights"], text["weights_sum"],
+              softmax_rows((q @ k.T)[[blue]], d_k=D_K), "w")]
 
     fig, axes = plt.subplots(3, 2, figsize=(8.5, 5.6), height_ratios=[1, 4, 1],
                              layout="constrained")
     fig.get_layout_engine().set(h_pad=0.12, w_pad=0.3)
-    for col, (row, kind, title, result) in enumerate(cases):
+    for col, (row, kind, title, result, computed, name) in enumerate(cases):
         scaled = row[:, None] * v  # (n, d_v): row j is v_j times blue's factor for j
         heatmap(axes[0, col], row[None], ["blue"], SOURCE_WORDS, kind,
-                highlight_rows=[0], title=title)
+                highlight_rows=[0], title=title, computed_as=computed)
         labels = [f"${f:.2f} \\times v_\\mathrm{{{word}}}$" for f, word in zip(row, SOURCE_WORDS)]
-        heatmap(axes[1, col], scaled.round(2) + 0.0, labels, text["values"],
-                "vector")  # + 0.0: no "-0.00"
+        heatmap(axes[1, col], scaled, labels, text["values"], "vector",
+                computed_as=products(np.broadcast_to(row[:, None], v.shape), v, names=(name, "v")))
         heatmap(axes[2, col], scaled.sum(axis=0)[None], [text["sum"]], [], "vector",
-                highlight_rows=[0], title=result)
+                highlight_rows=[0], title=result,
+                computed_as=weighted_sums(row[None], v, SOURCE_WORDS, names=(name, "v")))
         axes[1, col].set_title(text["scaled"], pad=22)
     return fig
 

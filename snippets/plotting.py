@@ -174,7 +174,7 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
     if computed_as is not None:
         _check_computation(computed_as, data, allowed)
     if fmt:  # a grid without numbers (a diagram of places) has nothing to explain
-        _HEATMAPS.setdefault(ax.figure, []).append({
+        _HEATMAPS.setdefault(ax.get_figure(root=True), []).append({
             "ax": ax, "kind": kind, "rows": [plain_text(r) for r in row_labels],
             "cols": [plain_text(c) for c in col_labels], "title": plain_text(title or ""),
             "row_title": plain_text(row_title or ""), "col_title": plain_text(col_title or ""),
@@ -298,7 +298,7 @@ def _numbers(array):
 
 def plain_text(label):
     """A label without mathtext: "$q_\\mathrm{blue}$" -> "q_blue", "$\\times$" -> "×"."""
-    label = str(label)
+    label = " ".join(str(label).split())  # one line
     if "$" not in label:
         return label
     label = re.sub(r"\\mathrm\{([^}]*)\}", r"\1", label)
@@ -315,7 +315,8 @@ _EXPLORABLES = weakref.WeakKeyDictionary()  # figure -> (name, its numbers)
 
 def explorable(fig, name, **numbers):
     """Attach to `fig` the numbers an explorable next to it starts from (see docs/javascripts/)."""
-    _EXPLORABLES[fig] = (name, {key: _numbers(value) for key, value in numbers.items()})
+    _EXPLORABLES[fig] = (name, {key: np.asarray(value).tolist() if np.issubdtype(np.asarray(value).dtype, np.integer)
+                                else _numbers(value) for key, value in numbers.items()})
 
 
 def figure_data(fig):

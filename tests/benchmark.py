@@ -16,7 +16,9 @@ measured in one run on this machine:
 - every chapter page, as transferred with gzip (HTML, CSS, JS, fonts and images
   loaded with it, in Chromium): at most 100 KiB;
 - Lighthouse mobile, served with gzip: 1.00 in performance, accessibility, best
-  practices and SEO on the pages of LIGHTHOUSE_PAGES.
+  practices and SEO on the pages of LIGHTHOUSE_PAGES;
+- the explorable figures' JavaScript (issue "Explorable figures"),
+  docs/javascripts/cell-explanations.js and explorables.js: at most 15 KiB gzipped.
 
 The site is served with gzip, as GitHub Pages serves it. This script reports; it
 asserts nothing (tests assert behaviour, not times).
@@ -65,6 +67,9 @@ plugins:
         - {locale: zh, name: 中文, build: true}
 """
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+EXPLORABLE_SCRIPTS = ["cell-explanations.js", "explorables.js"]
 
 
 def fresh_copy(work, name):
@@ -247,6 +252,11 @@ def main():
                 others = {path: size for path, size in weights.items() if path not in chapters}
                 other = max(others, key=others.get)
                 rows.append(("heaviest other page, transferred (gzip)", f"{others[other] / 1024:.0f} KiB", other))
+            explorable = [site / "javascripts" / name for name in EXPLORABLE_SCRIPTS]
+            rows.append(("explorable figures' JavaScript (gzip)",
+                         f"{sum(len(gzip.compress(p.read_bytes(), 6)) for p in explorable) / 1024:.1f} KiB",
+                         f"{' + '.join(EXPLORABLE_SCRIPTS)} (target <= 15 KiB); "
+                         f"{sum(p.stat().st_size for p in explorable) / 1024:.1f} KiB unminified"))
             index = [p for p in site.rglob("search_index*.json")]
             for path in sorted(index):
                 rows.append((f"search index {path.relative_to(site)} (gzip)",

@@ -1,0 +1,284 @@
+"""Explorable figures: every heatmap cell explains itself, two explorables, tables of numbers.
+
+The build writes each figure's heatmaps (numbers, operands, place) into its SVG
+(snippets/plotting.py -> hooks/figure_drawing.py); docs/javascripts/cell-explanations.js
+and explorables.js read them in the browser. These tests check the data in the built
+pages, the JavaScript's maths against snippets/attention.py (1e-9, in Chromium), and
+mouse, touch and keyboard in both languages and both schemes.
+"""
+
+import html
+import json
+import re
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from attention import scaled_dot_product_attention, softmax
+from conftest import PAGES
+from test_browser import contrast_ratio, page_url, rgb
+
+import plotting
+
+CHAPTERS = [p for p in PAGES if p not in {"glossary"}]
+FIGURE_DATA = re.compile(r"<svg [^>]*?data-figure='([^']*)'")
+
+
+def figures_of(built_site, page, language):
+    prefix = "zh/" if language == "zh" else ""
+    path = built_site / prefix / ("" if page == "index" else page) / "index.html"
+    text = path.read_text(encoding="utf-8")
+    return text, [json.loads(html.unescape(m)) for m in FIGURE_DATA.findall(text)]
+
+
+# ---- The data the build writes ----
+
+def test_a_computation_that_does_not_make_the_cells_is_refused():
+    import matplotlib.pyplot as plt
+
+    q, k = np.array([[1.0, 2.0]]), np.array([[3.0, 4.0]])
+    fig, ax = plt.subplots()
+    with pytest.raises(ValueError, match=r"cell \(0, 0\) is 12.0, the computation gives 11.0"):
+        plotting.heatmap(ax, [[12.0]], ["q"], ["k"], "score", computed_as=plotting.dot_products(q, k))
+    with pytest.raises(ValueError, match="rows of one width"):
+        plotting.dot_products(q, np.ones((2, 3)))
+    with pytest.raises(ValueError, match="one key label per row"):
+        plotting.weighted_sums([[1.0]], [[2.0]], ["a", "b"])
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_score_and_weight_cell_says_how_it_was_computed(built_site, language):
+    heatmaps = 0
+    for page in CHAPTERS:
+        for data in figures_of(built_site, page, language)[1]:
+            for heatmap in data["heatmaps"]:
+                heatmaps += 1
+                if heatmap["kind"] in ("score", "weight"):
+                    assert heatmap["computed_as"], f"{page}: {heatmap['title'] or heatmap['rows']} has no operands"
+                if heatmap["computed_as"]:  # the operands give the numbers the figure shows (as NumPy computes)
+                    cells = plotting.computed_cells(heatmap["computed_as"], heatmap["mask"])
+                    allowed = np.ones_like(cells, bool) if heatmap["mask"] is None else np.array(heatmap["mask"])
+                    values = np.array(heatmap["values"], dtype=float)
+                    assert np.allclose(cells[allowed], values[allowed], rtol=0, atol=1e-9), page
+    assert heatmaps >= 40
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_heatmap_has_its_numbers_as_a_table(built_site, language):
+    summary = {"en": "Numbers in this figure", "zh": "图中的数字"}[language]
+    for page in CHAPTERS:
+        text, figures = figures_of(built_site, page, language)
+        tables = re.findall(r'<details class="figure-numbers"><summary>(.*?)</summary>(.*?)</details>', text, re.S)
+        assert len(tables) == len([f for f in figures if f["heatmaps"]]), page
+        for (label, body), data in zip(tables, [f for f in figures if f["heatmaps"]]):
+            assert label == summary
+            cells = re.findall(r"<table.*?</table>", body, re.S)
+            assert len(cells) == len(data["heatmaps"]), page
+            for table, heatmap in zip(cells, data["heatmaps"]):
+                shown = [html.unescape(c) for c in re.findall(r"<td>([^<]*)</td>", table)]
+                assert shown == [cell for row in heatmap["text"] for cell in row], page
+
+
+# ---- The JavaScript's maths against NumPy, in Chromium ----
+
+JS_CELLS = """() => Array.from(document.querySelectorAll('svg[data-figure]')).flatMap(svg =>
+  JSON.parse(svg.dataset.figure).heatmaps.filter(h => h.computed_as).map(h => ({
+    title: h.title, values: h.values, mask: h.mask, text: h.text,
+    js: h.values.map((row, i) => row.map((_, j) => window.cellExplanations.cellValue(h, i, j))),
+    last: h.values.map((row, i) => row.map((_, j) => {
+      const lines = window.cellExplanations.explain(h, i, j, window.cellExplanations.TEXT.en);
+      return lines[lines.length - 1]; }))})))"""
+
+
+def test_the_javascript_computes_every_cell_as_numpy_does(page, served_site):
+    checked = 0
+    for name in CHAPTERS:
+        page.goto(page_url(served_site, name, "en"))
+        for heatmap in page.evaluate(JS_CELLS):
+            allowed = np.ones(np.shape(heatmap["values"]), bool) if heatmap["mask"] is None else np.array(heatmap["mask"])
+            js = np.array(heatmap["js"], dtype=float)
+            values = np.array(heatmap["values"], dtype=float)
+            assert np.allclose(js[allowed], values[allowed], rtol=0, atol=1e-9), (name, heatmap["title"])
+            for i, j in zip(*np.nonzero(allowed)):  # the explanation ends in the number the cell shows
+                assert heatmap["last"][i][j].endswith("= " + heatmap["text"][i][j]), heatmap["last"][i][j]
+            checked += int(allowed.sum())
+    assert checked > 300
+
+
+def test_the_javascript_attention_agrees_with_attention_py(page, served_site):
+    page.goto(page_url(served_site, "index", "en"))
+    rng = np.random.default_rng(7)
+    q, k, v = rng.normal(size=(5, 8)), rng.normal(size=(6, 8)), rng.normal(size=(6, 3))
+    mask = rng.random((5, 6)) > 0.3
+    mask[:, 0] = True
+    output, weights = scaled_dot_product_attention(q, k, v, mask=mask)
+    scores = q @ k.T
+    heatmaps = {
+        "weights": {"values": weights.tolist(), "mask": mask.tolist(),
+                    "computed_as": plotting.softmax_rows(scores, d_k=8)},
+        "output": {"values": output.tolist(), "mask": None,
+                   "computed_as": plotting.weighted_sums(weights, v, list("abcdef"))},
+        "scores": {"values": (scores / np.sqrt(8)).tolist(), "mask": None,
+                   "computed_as": plotting.dot_products(q, k, d_k=8)},
+    }
+    for name, heatmap in heatmaps.items():
+        js = np.array(page.evaluate("""h => h.values.map((row, i) => row.map((_, j) =>
+            window.cellExplanations.cellValue(h, i, j)))""", heatmap))
+        allowed = np.ones(js.shape, bool) if heatmap["mask"] is None else mask
+        assert np.allclose(js[allowed], np.array(heatmap["values"])[allowed], rtol=0, atol=1e-9), name
+
+    # The explorables' maths: a softmax row with and without ÷√d_k, and the turned key.
+    row = rng.normal(size=10) * 20
+    for d_k, scaled in [(512, True), (512, False), (3, True)]:
+        js = page.evaluate("([r, d, s]) => window.explorables.softmaxRow(r, d, s)", [row.tolist(), d_k, scaled])
+        assert np.allclose(js, softmax(row / np.sqrt(d_k) if scaled else row), rtol=0, atol=1e-9)
+    query, key = np.array([2.0, -1.0, 1.0]), np.array([1.5, -1.0, 0.5])
+    angle = np.arccos(query @ key / np.linalg.norm(query) / np.linalg.norm(key))
+    for theta in [angle, 0.0, np.pi / 2, np.pi, 1.0]:
+        turned = np.array(page.evaluate("([q, k, t]) => window.explorables.turnedKey(q, k, t)",
+                                        [query.tolist(), key.tolist(), theta]))
+        assert np.isclose(np.linalg.norm(turned), np.linalg.norm(key), rtol=0, atol=1e-9)
+        assert np.isclose(query @ turned, np.linalg.norm(query) * np.linalg.norm(key) * np.cos(theta), atol=1e-9)
+        if theta == angle:
+            assert np.allclose(turned, key, rtol=0, atol=1e-9)  # it starts from the figure's key
+
+
+# ---- Mouse, touch and keyboard, both languages and both schemes ----
+
+EXPLAINED = {"en": "QKᵀ (factor matrix) · row “blue”, column “ball”", "zh": "QKᵀ（因子矩阵） · 行 “blue”，列 “ball”"}
+# blue's query (4, 0, −2, −2) and ball's key (1, 0, 0, 0), as the chapter prints them
+BLUE_BALL = "q blue · k ball = (4)(1) + (0)(0) + (−2)(0) + (−2)(0) = 4"
+
+# Layout shifts of the page's content since it loaded (Material's header shifts its language
+# selector by 0.0007 as its fonts settle: not ours, and outside the content).
+LAYOUT_SHIFT = """() => new Promise(done => {
+  let total = 0;
+  new PerformanceObserver(list => list.getEntries().forEach(e => {
+    if (e.sources.some(s => s.node && s.node.closest && s.node.closest('.md-content'))) total += e.value;
+  })).observe({type: 'layout-shift', buffered: true});
+  setTimeout(() => done(total), 300);
+})"""
+
+
+def factor_matrix(page):
+    """The grid of QKᵀ, the third heatmap of fig_query_times_key."""
+    return page.locator("#fig-query-times-key .cell-hit").nth(2)
+
+
+def cell_point(box, i, j, n_rows=4, n_cols=4):
+    return box["x"] + (j + 0.5) * box["width"] / n_cols, box["y"] + (i + 0.5) * box["height"] / n_rows
+
+
+def explanation_text(page):
+    return page.locator(".cell-explanation:visible").inner_text().replace("\n", " ")
+
+
+def assert_readable(page, scheme):
+    box = page.locator(".cell-explanation:visible")
+    colours = box.evaluate("el => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]")
+    ratio = contrast_ratio(rgb(colours[0]), rgb(colours[1]))
+    assert ratio >= 4.5, f"{scheme}: explanation {colours} has contrast {ratio:.2f}"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_cell_explains_itself_to_the_mouse_and_the_keyboard(page, served_site, language, scheme):
+    page.goto(page_url(served_site, "query-key-scores", language), wait_until="networkidle")
+    if scheme == "dark":
+        page.locator("label[title='Switch to dark mode']:visible").first.click()
+        page.wait_for_selector("body[data-md-color-scheme='slate']")
+    heading = EXPLAINED[language]
+    live = page.locator("#fig-query-times-key .cell-explanation-live")
+    grid = factor_matrix(page)
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    blue, ball = 3, 1
+
+    # Mouse: hover (blue, ball); the row and the column are outlined, the box says how.
+    page.mouse.move(*cell_point(box, blue, ball))
+    expect(page.locator(".cell-explanation:visible")).to_have_count(1)
+    assert explanation_text(page).startswith(heading)
+    assert "qblue · kball = (4)(1)" in explanation_text(page)  # with subscripts
+    assert live.inner_text() == f"{heading}. {BLUE_BALL}"
+    assert_readable(page, scheme)
+    outlines = page.locator("#fig-query-times-key .cell-focus:visible rect")
+    assert outlines.count() == 3
+    row_band = outlines.nth(0).bounding_box()
+    assert abs(row_band["y"] - (box["y"] + blue * box["height"] / 4)) < 2
+    assert page.evaluate(LAYOUT_SHIFT) == 0, "the explanation moved the page's content"
+    page.mouse.move(box["x"] - 40, box["y"] - 40)
+    expect(page.locator(".cell-explanation:visible")).to_have_count(0)
+
+    # Keyboard: Tab reaches the grids of the figure, arrows move, the live region speaks, Escape closes.
+    grid.focus()
+    assert "“blue”" in live.inner_text() and "“The”" in live.inner_text()  # the outlined row is where it starts
+    page.keyboard.press("ArrowRight")
+    assert live.inner_text() == f"{heading}. {BLUE_BALL}"
+    expect(page.locator(".cell-explanation:visible")).to_have_count(1)
+    page.keyboard.press("Escape")
+    expect(page.locator(".cell-explanation:visible")).to_have_count(0)
+    assert live.inner_text() == ""
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.classList.contains('cell-hit')"), "Tab does not reach the grids"
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_cell_explains_itself_to_a_tap(browser, served_site, language):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                  service_workers="block")
+    page = context.new_page()
+    page.goto(page_url(served_site, "query-key-value", language), wait_until="networkidle")
+    grid = page.locator("#fig-scale-softmax-stages .cell-hit").nth(2)  # the weights
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    page.touchscreen.tap(*cell_point(box, 3, 1))
+    text = explanation_text(page)
+    assert "softmax" in text and "“blue”" in text and "“ball”" in text
+    assert re.search(r"= 0\.\d\d$", text), text  # ends in the weight the cell shows
+    page.touchscreen.tap(5, 5)  # a tap elsewhere closes it
+    expect(page.locator(".cell-explanation:visible")).to_have_count(0)
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_turning_key_explorable(page, served_site, language):
+    page.goto(page_url(served_site, "dot-product-similarity", language), wait_until="networkidle")
+    root = page.locator(".explorable[data-explorable='turn-key']")
+    slider = root.locator("input[type=range]")
+    says = root.locator(".explorable__says")
+    assert slider.input_value() == "11"  # the angle between q = (2, −1, 1) and the aligned key (1.5, −1, 0.5)
+    assert "q · k = 4.50 =" in says.inner_text()  # q · k of the figure's aligned pair
+    products = root.locator("tbody td:nth-child(4)").all_inner_texts()
+    assert products == ["3.00", "1.00", "0.50"]  # as the chapter prints them: [3. 1. 0.5]
+    slider.focus()
+    for _ in range(90 - 11):
+        page.keyboard.press("ArrowRight")
+    assert slider.input_value() == "90" and "q · k = 0 =" in says.inner_text()
+    box = slider.bounding_box()
+    page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)  # the far end: 180°
+    assert slider.input_value() == "180" and "q · k = −" in says.inner_text()
+    assert root.get_attribute("data-explorable") == "turn-key" and root.locator(".explorable__try").inner_text()
+    assert page.evaluate(LAYOUT_SHIFT) == 0, "the explorable moved the page's content"
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_softmax_sharpening_explorable(browser, served_site, language):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, service_workers="block")
+    page = context.new_page()
+    page.goto(page_url(served_site, "query-key-value", language), wait_until="networkidle")
+    root = page.locator(".explorable[data-explorable='softmax-sharpening']")
+    slider, toggle = root.locator("input[type=range]"), root.locator("input[type=checkbox]")
+    largest = lambda: float(re.search(r"(0\.\d\d|1\.00)", root.locator(".explorable__says").inner_text()).group(1))
+    assert root.locator("output").inner_text() == "64"
+    scaled = largest()
+    toggle.tap()  # touch: switch ÷√d_k off
+    assert not toggle.is_checked()
+    unscaled = largest()
+    slider.focus()
+    page.keyboard.press("End")  # d_k = 512
+    assert root.locator("output").inner_text() == "512"
+    assert largest() >= unscaled > scaled  # without scaling the row piles onto one key
+    assert page.evaluate(LAYOUT_SHIFT) == 0, "the explorable moved the page's content"
+    context.close()
