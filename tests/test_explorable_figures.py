@@ -162,6 +162,13 @@ LAYOUT_SHIFT = """() => new Promise(done => {
 })"""
 
 
+def open_page(page, url, scheme):
+    page.goto(url, wait_until="networkidle")
+    if scheme == "dark":
+        page.locator("label[title='Switch to dark mode']:visible").first.click()
+        page.wait_for_selector("body[data-md-color-scheme='slate']")
+
+
 def factor_matrix(page):
     """The grid of QKᵀ, the third heatmap of fig_query_times_key."""
     return page.locator("#fig-query-times-key .cell-hit").nth(2)
@@ -185,10 +192,7 @@ def assert_readable(page, scheme):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_cell_explains_itself_to_the_mouse_and_the_keyboard(page, served_site, language, scheme):
-    page.goto(page_url(served_site, "query-key-scores", language), wait_until="networkidle")
-    if scheme == "dark":
-        page.locator("label[title='Switch to dark mode']:visible").first.click()
-        page.wait_for_selector("body[data-md-color-scheme='slate']")
+    open_page(page, page_url(served_site, "query-key-scores", language), scheme)
     heading = EXPLAINED[language]
     live = page.locator("#fig-query-times-key .cell-explanation-live")
     grid = factor_matrix(page)
@@ -224,12 +228,13 @@ def test_a_cell_explains_itself_to_the_mouse_and_the_keyboard(page, served_site,
     assert page.evaluate("document.activeElement.classList.contains('cell-hit')"), "Tab does not reach the grids"
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_a_cell_explains_itself_to_a_tap(browser, served_site, language):
+def test_a_cell_explains_itself_to_a_tap(browser, served_site, language, scheme):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
                                   service_workers="block")
     page = context.new_page()
-    page.goto(page_url(served_site, "query-key-value", language), wait_until="networkidle")
+    open_page(page, page_url(served_site, "query-key-value", language), scheme)
     grid = page.locator("#fig-scale-softmax-stages .cell-hit").nth(2)  # the weights
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
@@ -237,14 +242,16 @@ def test_a_cell_explains_itself_to_a_tap(browser, served_site, language):
     text = explanation_text(page)
     assert "softmax" in text and "“blue”" in text and "“ball”" in text
     assert re.search(r"= 0\.\d\d$", text), text  # ends in the weight the cell shows
+    assert_readable(page, scheme)
     page.touchscreen.tap(5, 5)  # a tap elsewhere closes it
     expect(page.locator(".cell-explanation:visible")).to_have_count(0)
     context.close()
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_the_turning_key_explorable(page, served_site, language):
-    page.goto(page_url(served_site, "dot-product-similarity", language), wait_until="networkidle")
+def test_the_turning_key_explorable(page, served_site, language, scheme):
+    open_page(page, page_url(served_site, "dot-product-similarity", language), scheme)
     root = page.locator(".explorable[data-explorable='turn-key']")
     slider = root.locator("input[type=range]")
     says = root.locator(".explorable__says")
@@ -263,11 +270,12 @@ def test_the_turning_key_explorable(page, served_site, language):
     assert page.evaluate(LAYOUT_SHIFT) == 0, "the explorable moved the page's content"
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_the_softmax_sharpening_explorable(browser, served_site, language):
+def test_the_softmax_sharpening_explorable(browser, served_site, language, scheme):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, service_workers="block")
     page = context.new_page()
-    page.goto(page_url(served_site, "query-key-value", language), wait_until="networkidle")
+    open_page(page, page_url(served_site, "query-key-value", language), scheme)
     root = page.locator(".explorable[data-explorable='softmax-sharpening']")
     slider, toggle = root.locator("input[type=range]"), root.locator("input[type=checkbox]")
     largest = lambda: float(re.search(r"(0\.\d\d|1\.00)", root.locator(".explorable__says").inner_text()).group(1))
