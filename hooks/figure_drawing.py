@@ -67,6 +67,8 @@ SITE_STYLE = {
 # Coordinates to 1/100 pt, finer than any screen: a third smaller files.
 GEOMETRY = re.compile(r'(\s(?:d|x|y|x1|x2|y1|y2|width|height|transform|points|viewBox)=")([^"]*)"')
 DIGITS = re.compile(r"(\d\.\d{2})\d+")
+# The figure's data, written by `_render` as the first attribute of the SVG.
+FIGURE_DATA = re.compile(r"^<svg data-figure='([^']*)' ")
 
 _drawn = {}  # cache key -> SVG text, for this process
 _drawing = {}  # cache key -> Future of the SVG, drawn by a worker process in this build
@@ -204,8 +206,13 @@ def _render(path, lang="en"):
 
 def figure_data(svg):
     """What `_render` wrote into an SVG's ``data-figure`` attribute, or None."""
-    match = re.match(r"<svg data-figure='([^']*)'", svg)
+    match = FIGURE_DATA.match(svg)
     return json.loads(html.unescape(match[1])) if match else None
+
+
+def without_figure_data(svg):
+    """The SVG without its ``data-figure`` attribute: the picture alone (for the notebooks)."""
+    return FIGURE_DATA.sub("<svg ", svg, count=1)
 
 
 class _MissingGlyphs(logging.Handler):

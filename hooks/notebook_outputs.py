@@ -26,7 +26,6 @@ import ast
 import builtins
 import contextlib
 import copy
-import re
 import io
 import linecache
 import os
@@ -35,6 +34,9 @@ import tempfile
 import traceback
 
 from mkdocs.exceptions import PluginError
+
+# A neighbour in hooks/: MkDocs runs each hook with its folder on sys.path.
+from figure_drawing import without_figure_data
 
 # Figure text outside the page: the fonts the figure was laid out with first, as in
 # docs/stylesheets/extra.css (CJK fonts first in Chinese: Chromium on Linux draws empty
@@ -132,7 +134,7 @@ def _isolated():
 
 def standalone_svg(svg, language):
     """A figure as drawn for the page (text in currentColor, the page's font) made to stand on its own."""
-    svg = re.sub(r"^<svg data-figure='[^']*' ", "<svg ", svg)  # the page's data, not the picture's
+    svg = without_figure_data(svg)  # the page's data, not the picture's
     head_end = svg.index(">", svg.index("<svg ")) + 1
     style = (f'<style>text {{ font-family: {FONTS[language]}; }}</style>'
              '<rect width="100%" height="100%" fill="#ffffff"/>')

@@ -158,7 +158,7 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
         cmap = plt.get_cmap(scale["cmap"])
         for (i, j), value in np.ndenumerate(data):
             if allowed[i, j]:
-                ax.text(j, i, fmt.format(value).replace("-", "−"), ha="center", va="center", fontsize=10,
+                ax.text(j, i, _cell_text(fmt, value), ha="center", va="center", fontsize=10,
                         color=_text_colour_on(cmap(norm(value))))
     for i in highlight_rows:
         _outline(ax, -0.5, i - 0.5, n_cols, 1)
@@ -179,7 +179,7 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
             "cols": [plain_text(c) for c in col_labels], "title": plain_text(title or ""),
             "row_title": plain_text(row_title or ""), "col_title": plain_text(col_title or ""),
             "values": _numbers(data), "mask": None if mask is None else allowed.tolist(),
-            "text": [[fmt.format(v).replace("-", "−") if ok else masked_label
+            "text": [[_cell_text(fmt, v) if ok else masked_label
                       for v, ok in zip(row, row_ok)] for row, row_ok in zip(data, allowed)],
             "highlight": {"rows": [int(i) for i in highlight_rows],
                           "cells": [[int(i), int(j)] for i, j in highlight_cells]},
@@ -336,6 +336,11 @@ def figure_data(fig):
     if not heatmaps and name is None:
         return None
     return {"heatmaps": heatmaps, "explorable": name and {"name": name, **numbers}}
+
+
+def _cell_text(fmt, value):
+    """The number a cell shows, with the minus sign "−"."""
+    return fmt.format(value).replace("-", "−")
 
 
 def _outline(ax, x, y, width, height):

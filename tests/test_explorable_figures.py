@@ -25,6 +25,12 @@ CHAPTERS = [p for p in PAGES if p not in {"glossary"}]
 FIGURE_DATA = re.compile(r"<svg [^>]*?data-figure='([^']*)'")
 
 
+def allowed_cells(heatmap):
+    """True where a heatmap's cell is not masked."""
+    shape = np.shape(heatmap["values"])
+    return np.ones(shape, bool) if heatmap["mask"] is None else np.array(heatmap["mask"], bool)
+
+
 def figures_of(built_site, page, language):
     prefix = "zh/" if language == "zh" else ""
     path = built_site / prefix / ("" if page == "index" else page) / "index.html"
@@ -59,7 +65,7 @@ def test_every_score_and_weight_cell_says_how_it_was_computed(built_site, langua
                     assert heatmap["computed_as"], f"{page}: {heatmap['title'] or heatmap['rows']} has no operands"
                 if heatmap["computed_as"]:  # the operands give the numbers the figure shows (as NumPy computes)
                     cells = plotting.computed_cells(heatmap["computed_as"], heatmap["mask"])
-                    allowed = np.ones_like(cells, bool) if heatmap["mask"] is None else np.array(heatmap["mask"])
+                    allowed = allowed_cells(heatmap)
                     values = np.array(heatmap["values"], dtype=float)
                     assert np.allclose(cells[allowed], values[allowed], rtol=0, atol=1e-9), page
     assert heatmaps >= 40
@@ -97,7 +103,7 @@ def test_the_javascript_computes_every_cell_as_numpy_does(page, served_site):
     for name in CHAPTERS:
         page.goto(page_url(served_site, name, "en"))
         for heatmap in page.evaluate(JS_CELLS):
-            allowed = np.ones(np.shape(heatmap["values"]), bool) if heatmap["mask"] is None else np.array(heatmap["mask"])
+            allowed = allowed_cells(heatmap)
             js = np.array(heatmap["js"], dtype=float)
             values = np.array(heatmap["values"], dtype=float)
             assert np.allclose(js[allowed], values[allowed], rtol=0, atol=1e-9), (name, heatmap["title"])
@@ -126,7 +132,7 @@ def test_the_javascript_attention_agrees_with_attention_py(page, served_site):
     for name, heatmap in heatmaps.items():
         js = np.array(page.evaluate("""h => h.values.map((row, i) => row.map((_, j) =>
             window.cellExplanations.cellValue(h, i, j)))""", heatmap))
-        allowed = np.ones(js.shape, bool) if heatmap["mask"] is None else mask
+        allowed = allowed_cells(heatmap)
         assert np.allclose(js[allowed], np.array(heatmap["values"])[allowed], rtol=0, atol=1e-9), name
 
     # The explorables' maths: a softmax row with and without ÷√d_k, and the turned key.

@@ -61,12 +61,9 @@
   }
 
   // ---- The maths, checked against snippets/attention.py by tests/test_explorable_figures.py ----
+  // The dot product and the softmax are cell-explanations.js's (mkdocs.yml loads it first).
 
-  function dot(a, b) {
-    var s = 0;
-    for (var m = 0; m < a.length; m++) s += a[m] * b[m];
-    return s;
-  }
+  var maths = window.cellExplanations, dot = maths.dot;
 
   function norm(a) { return Math.sqrt(dot(a, a)); }
 
@@ -88,14 +85,9 @@
     return Math.acos(Math.max(-1, Math.min(1, dot(q, k) / (norm(q) * norm(k)))));
   }
 
-  function softmax(x) {
-    var top = Math.max.apply(null, x), e = x.map(function (v) { return Math.exp(v - top); });
-    var total = e.reduce(function (a, b) { return a + b; }, 0);
-    return e.map(function (v) { return v / total; });
-  }
-
-  function softmaxRow(dotProducts, d_k, scaled) {
-    return softmax(dotProducts.map(function (s) { return scaled ? s / Math.sqrt(d_k) : s; }));
+  function softmaxRow(dotProducts, d_k, scaled) {  // no key left out
+    return maths.softmaxRow(dotProducts.map(function (s) { return scaled ? s / Math.sqrt(d_k) : s; }),
+      dotProducts.map(function () { return true; }));
   }
 
   // ---- "turn-key" ----
