@@ -69,6 +69,7 @@ GEOMETRY = re.compile(r'(\s(?:d|x|y|x1|x2|y1|y2|width|height|transform|points|vi
 DIGITS = re.compile(r"(\d\.\d{2})\d+")
 # The figure's data, written by `_render` as the first attribute of the SVG.
 FIGURE_DATA = re.compile(r"^<svg data-figure='([^']*)' ")
+GROUP_TAG = re.compile(r"<g(?P<attributes>\s[^>]*?)?/?>|</g>")
 
 _drawn = {}  # cache key -> SVG text, for this process
 _drawing = {}  # cache key -> Future of the SVG, drawn by a worker process in this build
@@ -245,9 +246,33 @@ def _clean_svg(svg, prefix):
     svg = re.sub(r"font-family: [^;\"]*;? ?", "", svg)  # the page's font, set in extra.css
     svg = re.sub(r' transform="rotate\(-?0 [^)]*\)"', "", svg)
     svg = GEOMETRY.sub(lambda m: m[1] + DIGITS.sub(r"\1", m[2]) + '"', svg)
-    for _ in range(3):  # groups left empty once their ids are gone
-        svg = re.sub(r"<g>\s*</g>|<g\s*/>", "", svg)
+    svg = _without_bare_groups(svg)
     return "\n".join(line.strip() for line in svg.splitlines() if line.strip())
+
+
+def _without_bare_groups(svg):
+    """The SVG without its <g> elements that have no attribute, their children kept in place.
+
+    matplotlib wraps every artist in a <g> (two around each tick label), and most of them
+    lose their only attribute, the id, in `_clean_svg`. A bare group changes nothing that is
+    drawn, but it is an element the browser styles and lays out: a chapter's figures held
+    about a thousand of them.
+    """
+    out, kept, last = [], [], 0
+    for tag in GROUP_TAG.finditer(svg):
+        out.append(svg[last:tag.start()])
+        last = tag.end()
+        if tag[0] == "</g>":
+            if kept.pop():
+                out.append(tag[0])
+        elif tag[0].endswith("/>"):
+            out.append(tag[0] if (tag["attributes"] or "").strip() else "")
+        else:
+            kept.append(bool((tag["attributes"] or "").strip()))
+            if kept[-1]:
+                out.append(tag[0])
+    out.append(svg[last:])
+    return "".join(out)
 
 
 def forget():

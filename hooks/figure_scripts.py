@@ -1,0 +1,43 @@
+"""MkDocs hook: a page loads the figure scripts that its figures use, and no other page does.
+
+docs/javascripts/cell-explanations.js explains a heatmap's cells, so a page gets it
+when one of its figures has a heatmap (the figure's data, written into the SVG by
+hooks/figure_drawing.py, lists them); docs/javascripts/explorables.js builds an
+explorable under its figure, so only a page whose figure asks for one gets it (after
+cell-explanations.js, whose dot product and softmax it uses). As extra_javascript they
+were on every page: 8.8 KiB gzipped on the home page, the glossary and the notebooks,
+which need none of it.
+
+The scripts go right after Material's bundle, where MkDocs puts extra_javascript.
+Runs after hooks/snippet_figures.py, which puts the SVGs into the page.
+"""
+
+import re
+
+SCRIPTS = "javascripts/"
+BUNDLE = re.compile(r'<script src="(?P<root>[^"]*)assets/javascripts/bundle\.[^"]+"></script>')
+# The figure's data is JSON in a single-quoted attribute: its double quotes stay as they are.
+HEATMAPS = re.compile(r"<svg [^>]*?data-figure='\{\"heatmaps\":\[\{")
+EXPLORABLE = re.compile(r"<svg [^>]*?data-figure='[^']*\"explorable\":\{")
+
+
+def scripts_for(output):
+    """The figure scripts a page's HTML needs, in the order they must run."""
+    needed = []
+    if HEATMAPS.search(output) or EXPLORABLE.search(output):
+        needed.append("cell-explanations.js")
+    if EXPLORABLE.search(output):
+        needed.append("explorables.js")
+    return needed
+
+
+def on_post_page(output, page, config):
+    needed = scripts_for(output)
+    if not needed:
+        return output
+
+    def after(match):
+        tags = "".join(f'\n  <script src="{match["root"]}{SCRIPTS}{name}"></script>' for name in needed)
+        return match[0] + tags
+
+    return BUNDLE.sub(after, output, count=1)
