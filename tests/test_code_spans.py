@@ -34,9 +34,12 @@ def declared(variable):
     return [re.findall(rf"{variable}:\s*([^;}}]+)", sheet.read_text(encoding="utf-8")) for sheet in sheets]
 
 
-# Operators and punctuation: two variables, one value wherever either is set (light, dark, ours).
-SAME = ({"var(--md-code-hl-operator-color)": "var(--md-code-hl-punctuation-color)"}
-        if declared("--md-code-hl-operator-color") == declared("--md-code-hl-punctuation-color") else {})
+# Operators and punctuation: our stylesheet, last, gives both the code's own colour in every scheme.
+CODE_COLOUR = {"var(--md-code-fg-color)"}
+SAME = ({"var(--md-code-hl-operator-color)": "var(--md-code-hl-name-color)",
+         "var(--md-code-hl-punctuation-color)": "var(--md-code-hl-name-color)"}
+        if set(declared("--md-code-hl-operator-color")[-1]) == set(declared("--md-code-hl-punctuation-color")[-1])
+        == CODE_COLOUR else {})
 
 
 def colours(html):
@@ -67,6 +70,16 @@ def test_a_changed_colour_would_be_seen():
 def test_the_built_pages_hold_the_fewer_spans(built_site):
     page = (built_site / "zh" / "learning-relevance" / "index.html").read_text(encoding="utf-8")
     assert '<span class="n">' not in page and '<span class="w">' not in page
+
+
+def test_punctuation_and_operators_are_drawn_in_the_codes_own_colour():
+    """Why their spans can go: docs/stylesheets/extra.css sets both, for every scheme, after Material."""
+    css = (Path(__file__).parent.parent / "docs/stylesheets/extra.css").read_text(encoding="utf-8")
+    rule = re.search(r"\[data-md-color-scheme\] \{([^}]*)\}", css)
+    assert rule, "no rule for every scheme"
+    for variable in ("--md-code-hl-operator-color", "--md-code-hl-punctuation-color"):
+        assert re.search(rf"{variable}:\s*var\(--md-code-fg-color\);", rule[1]), variable
+        assert declared(variable)[-1] == ["var(--md-code-fg-color)"], variable  # and nowhere else in ours
 
 
 def test_names_are_drawn_in_the_codes_own_colour():
