@@ -7,23 +7,33 @@ one process, one after the other; the workers draw and run meanwhile, and a
 page waits only for what it shows.
 
 The pool starts at the first piece of work of a build, so a build whose caches
-answer everything starts no process, and it stops at the end of the build
+answer everything starts no process, and it stops when the build's work is done
 (`shutdown`), so each build's workers import the snippets afresh: an edit under
 `mkdocs serve` is always seen. Workers are spawned, not forked: MkDocs' server
 runs threads, and a forked child of a threaded process can deadlock.
+
+`mkdocs build` waits for every figure and notebook. `mkdocs serve` does not: a
+page whose figure or notebook is still being made gets a note in its place
+(`unfinished`), the build ends, and the server serves at once. When the work is
+done, this module writes .cache/serve/ready, which the server watches
+(hooks/snippet_figures.py, on_serve): MkDocs rebuilds, from the cache now, and
+the reader's browser reloads with every figure. On a fresh clone the first page
+is served in seconds instead of after some twenty seconds of drawing.
 """
 
 import multiprocessing
 import os
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from pathlib import Path
 
 HOOKS = str(Path(__file__).resolve().parent)
+READY = Path(HOOKS).parent / ".cache" / "serve"  # watched by `mkdocs serve`; `ready` is written there
 
 _pool = None
 _lock = threading.Lock()  # the notebooks' threads submit too
+_serve = {"on": False, "tracked": set(), "shown": False, "waiter": None}
 
 
 def workers():
@@ -42,13 +52,71 @@ def submit(function, *args):
             if HOOKS not in sys.path:  # spawned workers start with this process's sys.path
                 sys.path.append(HOOKS)
             _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"))
-        return _pool.submit(function, *args)
+        future = _pool.submit(function, *args)
+        if _serve["on"]:
+            _serve["tracked"].add(future)
+        return future
+
+
+def serving(command=None):
+    """Whether pages may be served before their figures and notebooks (`mkdocs serve`).
+
+    hooks/snippet_figures.py tells it the command in on_startup: `serving("serve")`.
+    """
+    if command is not None:
+        _serve["on"] = command == "serve"
+    return _serve["on"]
+
+
+def track(future):
+    """Count `future` among the work that a build under `mkdocs serve` ends without waiting for."""
+    if _serve["on"]:
+        with _lock:
+            _serve["tracked"].add(future)
+
+
+def unfinished(future):
+    """True when a page is not to wait for `future`: under `mkdocs serve`, while it is being made.
+
+    The page then shows a note instead, and the server rebuilds when the work is done.
+    """
+    if _serve["on"] and not future.done():
+        _serve["shown"] = True
+        return True
+    return False
 
 
 def shutdown(cancel=False):
-    """Stop the workers (after a build, or when it failed)."""
+    """Stop the workers: after a build (under `mkdocs serve`, once its work is done), or when it failed."""
+    if _serve["on"] and not cancel:
+        with _lock:
+            if _serve["waiter"] is None:
+                _serve["waiter"] = threading.Thread(target=_when_done, name="build-pool-waiter", daemon=True)
+                _serve["waiter"].start()
+        return
+    _stop(cancel)
+
+
+def _stop(cancel):
     global _pool
     with _lock:
         pool, _pool = _pool, None
     if pool is not None:
         pool.shutdown(wait=True, cancel_futures=cancel)
+
+
+def _when_done():
+    """Under `mkdocs serve`: wait for the tracked work, stop the workers, and ask for a rebuild if a page lacked any."""
+    while True:
+        with _lock:
+            todo = {f for f in _serve["tracked"] if not f.done()}
+            if not todo:
+                _serve["tracked"].clear()
+                _serve["waiter"] = None
+                shown, _serve["shown"] = _serve["shown"], False
+                break
+        wait(todo)
+    _stop(cancel=False)
+    if shown:
+        READY.mkdir(parents=True, exist_ok=True)
+        (READY / "ready").write_text("every figure and notebook of the last build is made\n", encoding="utf-8")

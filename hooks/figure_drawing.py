@@ -113,13 +113,19 @@ def cache_key(path, lang):
 
 
 def draw_svg(stem, lang="en"):
-    """The SVG of snippets/<stem>.py in `lang`: drawn by a worker, taken from the cache, or drawn now."""
+    """The SVG of snippets/<stem>.py in `lang`: drawn by a worker, taken from the cache, or drawn now.
+
+    None while a worker is still drawing it under `mkdocs serve` (build_pool.unfinished): the page
+    shows a note, and the server rebuilds when the figure is drawn.
+    """
     if os.environ.get("FIGURES", "on") == "off":
         return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 40"><text x="8" y="24">{stem}</text></svg>'
     path = SNIPPETS / f"{stem}.py"
     key = cache_key(path, lang)
     if key in _drawn:
         return _drawn[key]
+    if key in _drawing and build_pool.unfinished(_drawing[key]):
+        return None
     svg = _drawing[key].result() if key in _drawing else _cached(stem, lang, key)
     if svg is None:
         svg = _render(path, lang)
@@ -276,5 +282,10 @@ def _without_bare_groups(svg):
 
 
 def forget():
-    """The end of a build: what the workers drew is in the cache; their futures go."""
-    _drawing.clear()
+    """The end of a build: what the workers drew is in the cache; their futures go.
+
+    Those still being drawn (the build did not wait, under `mkdocs serve`) stay, for the next build.
+    """
+    for key, future in list(_drawing.items()):
+        if future.done():
+            del _drawing[key]

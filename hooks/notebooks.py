@@ -20,7 +20,9 @@ started. This hook wires five parts, each a module of hooks/ named after its job
 When the build starts, every notebook of every language is made and handed
 to a thread that waits for its figures and then for its outputs and HTML,
 from the cache or from a worker process (hooks/build_pool.py), while MkDocs
-renders the pages; a notebook page waits only for its own notebook.
+renders the pages; a notebook page waits only for its own notebook (under
+`mkdocs serve` it does not wait: it says the notebook is being run, and the
+server rebuilds when it is; hooks/build_pool.py).
 `FIGURES=off` runs nothing and renders the notebooks without outputs. A cell
 that raises stops the build with an error that names the chapter and shows
 the traceback.
@@ -62,6 +64,10 @@ from notebook_page import FOLDER
 CONVERTER_OPTIONS = {"theme": "", "kernel_name": "", "allow_errors": True, "show_input": True, "no_input": False,
                      "no_prompt": False, "remove_tag_config": {}, "highlight_extra_classes": "",
                      "include_requirejs": False, "custom_mathjax_url": ""}
+
+# Under `mkdocs serve`, the page of a notebook still being run (hooks/build_pool.py).
+PENDING = {"en": "This notebook is being run; the page reloads when it is ready.",
+           "zh": "这个笔记本正在运行，运行完后页面会自动刷新。"}
 
 _state = SimpleNamespace(notebooks={}, results={}, pages={}, threads=None, workdir=None)
 
@@ -110,8 +116,8 @@ def _workdir():
 
 
 def _stop(cancel=False):
-    if _state.threads is not None:
-        _state.threads.shutdown(wait=not cancel, cancel_futures=cancel)
+    if _state.threads is not None:  # under `mkdocs serve` the threads finish after the build
+        _state.threads.shutdown(wait=not (cancel or build_pool.serving()), cancel_futures=cancel)
         _state.threads = None
     build_pool.shutdown(cancel=cancel)
 
@@ -134,6 +140,7 @@ def on_pre_build(config):
             _state.notebooks[slug, language] = notebook
             _state.results[slug, language] = _state.threads.submit(
                 produce, label(slug, language), language, notebook, figures, CONVERTER_OPTIONS, run)
+            build_pool.track(_state.results[slug, language])
 
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has built the other languages
@@ -183,7 +190,13 @@ def on_pre_page(page, config, files):
     found = _state.pages.get(page.file.abs_src_path)
     if found is None:
         return page
-    ipynb, html = _state.results[found.slug, found.language].result()
+    result = _state.results[found.slug, found.language]
+    if build_pool.unfinished(result):  # still being run, under `mkdocs serve`: a note, then a rebuild
+        notebook = _state.notebooks[found.slug, found.language]
+        ipynb = notebook_cache.ipynb_text(notebook, [])
+        html = f'<p class="notebook-pending" role="status">{PENDING[found.language]}</p>'
+    else:
+        ipynb, html = result.result()
     for path in (Path(page.file.abs_src_path), Path(found.download.abs_src_path)):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(ipynb, encoding="utf-8")

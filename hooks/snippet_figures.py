@@ -16,7 +16,10 @@ A snippet draws its labels in the page's language, ``draw(lang="en")`` or
 every page in every language at once (hooks/figure_drawing.py draws what the
 cache lacks in worker processes, on every core, while MkDocs renders pages);
 a page waits only for its own figures, and a snippet that raises stops the
-build with an error naming the snippet and the language.
+build with an error naming the snippet and the language. Under `mkdocs serve`
+a page does not wait: a figure still being drawn is a note ("This figure is
+being drawn; the page reloads when it is ready"), and the server rebuilds
+when it is drawn (hooks/build_pool.py).
 """
 
 import html
@@ -46,6 +49,9 @@ NUMBERS_PLACEHOLDER = re.compile(
 FIGURE_CODE = re.compile(r'(<div class="language-python highlight")(><span class="filename">snippets/fig_)')
 
 TAB_LABELS = {"en": ("Figure", "Code"), "zh": ("图", "代码")}
+# Under `mkdocs serve`, in place of a figure still being drawn (hooks/build_pool.py).
+PENDING = {"en": "This figure is being drawn; the page reloads when it is ready.",
+           "zh": "这张图正在绘制，画好后页面会自动刷新。"}
 
 
 def on_config(config):
@@ -55,6 +61,17 @@ def on_config(config):
     # `--8<-- "x.py"` finds snippets/x.py whatever the working directory.
     config.mdx_configs.setdefault("pymdownx.snippets", {})["base_path"] = [str(SNIPPETS)]
     return config
+
+
+def on_startup(command, dirty):
+    build_pool.serving(command)  # under `mkdocs serve`, pages do not wait for their figures
+
+
+def on_serve(server, config, builder):
+    # Figures and notebooks that a page went without: the server rebuilds when they are made.
+    build_pool.READY.mkdir(parents=True, exist_ok=True)
+    server.watch(str(build_pool.READY))
+    return server
 
 
 def on_pre_build(config):
@@ -70,7 +87,7 @@ def on_pre_build(config):
 def on_post_build(config):
     if not languages.inside_further_language(config):
         forget()
-        build_pool.shutdown()
+        build_pool.shutdown()  # under `mkdocs serve`, once the work is done
 
 
 def on_build_error(error):
@@ -114,10 +131,13 @@ def on_post_page(output, page, config):
     # After the search plugin has indexed the page: figure text stays out of the index.
     def inline(match):
         svg = draw_svg(match["stem"], match["lang"])
+        if svg is None:  # still being drawn, under `mkdocs serve`
+            return f'<span class="snippet-figure-pending" role="status">{PENDING[match["lang"]]}</span>'
         return svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}" ', 1)
 
     def numbers(match):
-        return numbers_html(figure_data(draw_svg(match["stem"], match["lang"])), match["lang"])
+        svg = draw_svg(match["stem"], match["lang"])
+        return "" if svg is None else numbers_html(figure_data(svg), match["lang"])
 
     return NUMBERS_PLACEHOLDER.sub(numbers, PLACEHOLDER.sub(inline, output))
 

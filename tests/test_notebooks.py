@@ -474,9 +474,12 @@ def test_mkdocs_serve_serves_both_languages_and_redraws_an_edited_snippet(tmp_pa
         mark = "edited under serve"
         wait_for(lambda: mark in fetch(f"{slug}/") and mark in fetch(f"zh/{slug}/"), "the figure was not redrawn")
         wait_for(lambda: mark in fetch(f"notebooks/{slug}.ipynb"), "the notebook was not updated")
-        page = fetch(f"notebooks/{slug}/")
-        figures = re.findall(r'<img src="(figure-\d+\.svg)"', page)
-        assert any(mark in fetch(f"notebooks/{slug}/{name}") for name in figures)
+
+        def notebook_page_shows_the_edit():  # the server copies the .ipynb before it writes the page
+            figures = re.findall(r'<img src="(figure-\d+\.svg)"', fetch(f"notebooks/{slug}/"))
+            return any(mark in fetch(f"notebooks/{slug}/{name}") for name in figures)
+
+        wait_for(notebook_page_shows_the_edit, "the notebook page's figure was not redrawn")
     finally:
         server.send_signal(signal.SIGINT)  # as Ctrl+C: mkdocs shuts down and its hooks clean up
         try:
