@@ -53,7 +53,11 @@ def internal_links(html_text):
     """Relative links inside the article (not the theme's navigation), in order."""
     article = re.search(r'<article class="md-content__inner md-typeset">(.*?)</article>', html_text, re.S)
     hrefs = re.findall(r'<a [^>]*href="([^"]+)"', article[1] if article else "")
-    return [h for h in hrefs if not re.match(r"[a-z]+:|//", h) and "headerlink" not in h]
+    hrefs = [h for h in hrefs if not re.match(r"[a-z]+:|//", h) and "headerlink" not in h]
+    # The modules in snippets/ are served once, at /snippets/, for both languages (hooks/snippet_files.py):
+    # from /zh/<page>/ that is one folder further up.
+    lang_zh = re.search(r'<html lang="zh"', html_text) is not None
+    return [h.replace("../../snippets/", "../snippets/", 1) if lang_zh else h for h in hrefs]
 
 
 def parity_problems(en, zh):
@@ -184,3 +188,33 @@ def test_coverage_check_notices_an_untested_block(tmp_path):
     assert not [b for b in extract_from_file(page) if b.syntax == "python"]
     html_text = '<div class="language-python highlight"><pre><code>print("not run by pytest-codeblocks")</code></pre></div>'
     assert code_blocks(html_text)[0] not in blocks_under_test()
+
+
+def test_our_css_and_javascript_are_served_without_their_comments_and_nothing_else(built_site):
+    """hooks/asset_comments.py: the served copy is the file in docs/ without its comments."""
+    import asset_comments
+
+    sources = [*DOCS.glob("stylesheets/*.css"), *DOCS.glob("javascripts/*.js")]
+    assert len(sources) >= 5
+    for source in sources:
+        served = (built_site / source.relative_to(DOCS)).read_text(encoding="utf-8")
+        text = source.read_text(encoding="utf-8")
+        assert served == asset_comments.without_comments(text, source.suffix), source.name
+        assert "/*" not in served and not re.search(r"^\s*//", served, re.M), source.name
+        assert len(served) < len(text), f"{source.name} has no comment to leave out"
+
+
+def test_stripping_comments_keeps_code_and_strings():
+    from asset_comments import without_comments
+
+    js = 'var SVG = "http://www.w3.org/2000/svg";\n  // a comment\nf(x);  // after code\nif (/\\/w\\/x/.test(y)) z();\n'
+    assert without_comments(js, ".js") == 'var SVG = "http://www.w3.org/2000/svg";\nf(x);\nif (/\\/w\\/x/.test(y)) z();\n'
+    assert without_comments("a { color: red; } /* why */\nb {}\n", ".css") == "a { color: red; } b {}\n"
+
+
+def test_the_modules_the_figures_import_are_served_and_linked(built_site):
+    """hooks/snippet_files.py: /snippets/relevance_training.py is the file, and both chapters link to it."""
+    assert (built_site / "snippets" / "relevance_training.py").read_bytes() == (SNIPPETS / "relevance_training.py").read_bytes()
+    for page, link in [("learning-relevance", "../snippets/"), ("zh/learning-relevance", "../../snippets/")]:
+        html = (built_site / page / "index.html").read_text(encoding="utf-8")
+        assert f'href="{link}relevance_training.py"' in html, page
