@@ -20,6 +20,7 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
+from mathml import tex_to_mathml
 from notebook_cells import page_url
 
 FOLDER = "notebooks"  # /notebooks/<slug>/ (rendered page), /notebooks/<slug>.ipynb (download)
@@ -171,10 +172,8 @@ def _markdown_cells(html_text, transform):
 
 
 def _tex_to_mathml(fragment):
-    from latex2mathml.converter import convert
-
     def math(match):
         if match["block"] is not None:
-            return f'<div class="math-block">{convert(html.unescape(match["block"]).strip(), display="block")}</div>'
-        return convert(html.unescape(match["inline"]).strip())
+            return tex_to_mathml(match["block"], "block")
+        return tex_to_mathml(match["inline"])
     return MATH.sub(math, fragment)
