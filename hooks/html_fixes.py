@@ -15,6 +15,12 @@
    JavaScript: code blocks, notebook outputs, tables and display maths are
    focusable (tabindex="0"), so Tab reaches them and the arrow keys scroll
    them.
+4. The page is marked as scripted before it is first drawn. Material's
+   script swaps `no-js` for `js` on <html> when it runs, at the end of the
+   page: the search field then appears in the header and shifts the
+   language selector, and the whole page is styled again. A one-line script
+   in the head makes the same swap first, so Material's is a no-op. Without
+   JavaScript neither runs and the page keeps `no-js`.
 """
 
 import re
@@ -22,6 +28,7 @@ import re
 import languages  # hooks/languages.py: MkDocs runs each hook with its folder on sys.path
 
 HREFLANG_LINK = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
+SCRIPTED = '<script>document.documentElement.classList.replace("no-js","js")</script>'
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 SEARCH_NAME = {"en": "Search", "zh": "搜索"}
 SEARCH_LANDMARK = '<div class="md-search__inner" role="search">'
@@ -32,7 +39,17 @@ SCROLLING = re.compile(r'<(pre(?![^>]*>(?:<span></span>)?<code)|(?<=<span></span
 
 
 def on_post_page(output, page, config):
+    return fix(output, config)
+
+
+def on_post_template(output, template_name, config):
+    """The 404 page is a template of its own, not a page: the same fixes."""
+    return fix(output, config) if template_name == "404.html" else output
+
+
+def fix(output, config):
     output = HREFLANG_LINK.sub("", output)
+    output = output.replace("</head>", SCRIPTED + "\n</head>", 1)
     language = languages.building(config)
     name = SEARCH_NAME[language]
     output = output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{name}">', 1)

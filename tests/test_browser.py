@@ -235,3 +235,40 @@ def test_search_finds_a_chapter_by_a_word_of_its_language(page, served_site, lan
     assert any(link.startswith(prefix + expected_page) for link in links), links
     # Each language has its own index (hooks/search_index.py): every result is in the page's language
     assert all(link.startswith(prefix) and ("/zh/" in link) == (language == "zh") for link in links), links
+
+
+MATERIAL_BUNDLE = re.compile(r".*/assets/javascripts/bundle\.[0-9a-f]+\.min\.js$")
+WATCH_LAYOUT_SHIFTS = """() => {
+  window.layoutShifts = [];
+  new PerformanceObserver(list => list.getEntries().forEach(e => window.layoutShifts.push(
+    e.sources.map(s => s.node ? `${s.node.nodeName}.${s.node.className.baseVal ?? s.node.className} ` +
+      `${Math.round(s.previousRect.x)},${Math.round(s.previousRect.y)} -> ` +
+      `${Math.round(s.currentRect.x)},${Math.round(s.currentRect.y)}` : "?").join("; ")))).observe({type: "layout-shift"});
+}"""
+RUN_SCRIPT = """url => new Promise((done, fail) => {
+  const script = document.createElement("script");
+  script.src = url; script.onload = done; script.onerror = fail;
+  document.body.append(script);
+})"""
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (1280, 900)], ids=["phone", "desktop"])
+@pytest.mark.parametrize("name, language", [("index", "en"), ("dot-product-similarity", "en"),
+                                            ("learning-relevance", "zh"), ("notebooks/learning-relevance", "en")])
+def test_material_script_moves_nothing_when_it_comes_late(browser, served_site, name, language, viewport):
+    """On a slow phone the page is drawn before Material's script at its end has run. Here it
+    always is: the script is held back until the page has loaded, then run, and nothing on the
+    screen may move (the search field used to appear and push the language selector aside)."""
+    context = browser.new_context(viewport=dict(zip(("width", "height"), viewport)), service_workers="block")
+    page = context.new_page()
+    held = []
+    page.route(MATERIAL_BUNDLE, lambda route: held.append(route.request.url) or route.abort())
+    page.goto(page_url(served_site, name, language), wait_until="networkidle")
+    assert len(held) == 1
+    page.evaluate(WATCH_LAYOUT_SHIFTS)
+    page.unroute(MATERIAL_BUNDLE)
+    page.evaluate(RUN_SCRIPT, held[0])  # resolves once it has run
+    assert page.evaluate("window.component$ !== undefined"), "Material's script did not start"
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.layoutShifts") == [], "Material's script moved what the reader sees"
+    context.close()
