@@ -9,6 +9,7 @@ where they fail.
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from conftest import PAGES
 
@@ -220,6 +221,18 @@ def test_copy_button_copies_its_own_block(page, served_site, language):
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.strip() == code.strip()
     assert "print(" in copied
+
+
+def test_a_figure_code_gets_its_copy_button_when_its_tab_is_shown(page, served_site):
+    """Material mounts a code block's buttons when it becomes visible (content.lazy in mkdocs.yml):
+    the figure's code, hidden in its Code tab at load, gets them when the tab is opened."""
+    page.goto(page_url(served_site, "query-key-scores", "en"), wait_until="networkidle")
+    tabs = page.locator(".tabbed-set").first
+    code_tab = tabs.locator(".tabbed-block").nth(1)
+    assert code_tab.locator("pre").count() == 1 and not code_tab.is_visible()
+    assert code_tab.locator("button.md-code__button[data-md-type=copy]").count() == 0
+    tabs.locator(".tabbed-labels > label").nth(1).click()
+    expect(code_tab.locator("button.md-code__button[data-md-type=copy]")).to_have_count(1)
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
