@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from attention import scaled_dot_product_attention, softmax
 from conftest import PAGES
-from test_browser import contrast_ratio, page_url, rgb
+from test_browser import contrast_ratio, layout_shifts, page_url, rgb, watch_layout_shifts
 
 import plotting
 
@@ -157,29 +157,10 @@ EXPLAINED = {"en": "QKᵀ (factor matrix) · row “blue”, column “ball”",
 # blue's query (4, 0, −2, −2) and ball's key (1, 0, 0, 0), as the chapter prints them
 BLUE_BALL = "q blue · k ball = (4)(1) + (0)(0) + (−2)(0) + (−2)(0) = 4"
 
-# Layout shifts of the page's content from the moment watch_layout_shifts() is called: a test
-# starts watching when the page has loaded, so what it measures is what its own mouse, touch
-# or keys made the figure do (Material's header shifts its language selector by 0.0007 as the
-# page loads: not ours, outside the content, and not counted).
-WATCH_LAYOUT_SHIFTS = """() => {
-  window.contentShifts = [];
-  new PerformanceObserver(list => list.getEntries().forEach(e => {
-    const inContent = e.sources.filter(s => s.node && s.node.closest && s.node.closest('.md-content'));
-    if (inContent.length) window.contentShifts.push({value: e.value, recentInput: e.hadRecentInput,
-      nodes: inContent.map(s => (s.node.nodeName + '.' + (s.node.className.baseVal ?? s.node.className)) +
-        ' ' + JSON.stringify([s.previousRect.x, s.previousRect.y]) + ' -> ' + JSON.stringify([s.currentRect.x, s.currentRect.y]))});
-  })).observe({type: 'layout-shift'});
-}"""
-CONTENT_SHIFTS = "() => new Promise(done => setTimeout(() => done(window.contentShifts), 300))"
-
-
-def watch_layout_shifts(page):
-    page.evaluate(WATCH_LAYOUT_SHIFTS)
-
-
-def content_shifts(page):
-    """Every layout shift inside .md-content since watch_layout_shifts(page), with what moved."""
-    return page.evaluate(CONTENT_SHIFTS)
+# What a test's own mouse, touch or keys move inside the page's content: each test starts
+# watching once the page has loaded (what moves as a page loads: tests/test_browser.py).
+def watch_content_shifts(page):
+    watch_layout_shifts(page, within=".md-content")
 
 
 def open_page(page, url, scheme):
@@ -219,7 +200,7 @@ def test_a_cell_explains_itself_to_the_mouse_and_the_keyboard(page, served_site,
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     blue, ball = 3, 1
-    watch_layout_shifts(page)
+    watch_content_shifts(page)
 
     # Mouse: hover (blue, ball); the row and the column are outlined, the box says how.
     page.mouse.move(*cell_point(box, blue, ball))
@@ -232,7 +213,7 @@ def test_a_cell_explains_itself_to_the_mouse_and_the_keyboard(page, served_site,
     assert outlines.count() == 3
     row_band = outlines.nth(0).bounding_box()
     assert abs(row_band["y"] - (box["y"] + blue * box["height"] / 4)) < 2
-    assert content_shifts(page) == [], "the explanation moved the page's content"
+    assert layout_shifts(page) == [], "the explanation moved the page's content"
     page.mouse.move(box["x"] - 40, box["y"] - 40)
     expect(page.locator(".cell-explanation:visible")).to_have_count(0)
 
@@ -280,7 +261,7 @@ def test_the_turning_key_explorable(page, served_site, language, scheme):
     assert "q · k = 4.50 =" in says.inner_text()  # q · k of the figure's aligned pair
     products = root.locator("tbody td:nth-child(4)").all_inner_texts()
     assert products == ["3.00", "1.00", "0.50"]  # as the chapter prints them: [3. 1. 0.5]
-    watch_layout_shifts(page)
+    watch_content_shifts(page)
     slider.focus()
     for _ in range(90 - 11):
         page.keyboard.press("ArrowRight")
@@ -289,7 +270,7 @@ def test_the_turning_key_explorable(page, served_site, language, scheme):
     page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)  # the far end: 180°
     assert slider.input_value() == "180" and "q · k = −" in says.inner_text()
     assert root.get_attribute("data-explorable") == "turn-key" and root.locator(".explorable__try").inner_text()
-    assert content_shifts(page) == [], "the explorable moved the page's content"
+    assert layout_shifts(page) == [], "the explorable moved the page's content"
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -303,7 +284,7 @@ def test_the_softmax_sharpening_explorable(browser, served_site, language, schem
     largest = lambda: float(re.search(r"(0\.\d\d|1\.00)", root.locator(".explorable__says").inner_text()).group(1))
     assert root.locator("output").inner_text() == "64"
     scaled = largest()
-    watch_layout_shifts(page)
+    watch_content_shifts(page)
     toggle.tap()  # touch: switch ÷√d_k off
     assert not toggle.is_checked()
     unscaled = largest()
@@ -311,5 +292,5 @@ def test_the_softmax_sharpening_explorable(browser, served_site, language, schem
     page.keyboard.press("End")  # d_k = 512
     assert root.locator("output").inner_text() == "512"
     assert largest() >= unscaled > scaled  # without scaling the row piles onto one key
-    assert content_shifts(page) == [], "the explorable moved the page's content"
+    assert layout_shifts(page) == [], "the explorable moved the page's content"
     context.close()
