@@ -2,7 +2,7 @@
 
     python tests/benchmark.py              # everything (Lighthouse when Chromium, Node and npm are present)
     python tests/benchmark.py --quick      # one run of each build, no Lighthouse
-    python tests/benchmark.py --runs 5     # the median of five runs of each build
+    python tests/benchmark.py --runs 5     # the median of five runs of each build and of Lighthouse
 
 Targets (issue "A fast first serve, light pages and every page accessible"), all
 measured in one run on this machine:
@@ -184,8 +184,12 @@ def is_chapter(path):
     return len(parts) == 1 and parts[0] not in NOT_CHAPTERS | {"404.html"}
 
 
-def lighthouse(base):
-    """Mobile Lighthouse scores per page, or a reason why they were not measured."""
+def lighthouse(base, runs):
+    """Mobile Lighthouse per page: the run of median performance out of `runs`, and the range.
+
+    Returns {path: (scores, audits below 1, (lowest, highest) performance)}, or a reason why
+    nothing was measured. Lighthouse's performance moves by a few hundredths from run to run.
+    """
     if not (shutil.which("node") and shutil.which("npm") and os.path.exists(CHROMIUM)):
         return "skipped: needs Node.js, npm and Chromium"
     prefix = CACHE / "lighthouse"
@@ -193,22 +197,29 @@ def lighthouse(base):
     if not binary.exists():
         subprocess.run(["npm", "install", "--silent", "--prefix", str(prefix), f"lighthouse@{LIGHTHOUSE_VERSION}"],
                        check=True, capture_output=True)
-    scores = {}
+    results = {}
     for path in LIGHTHOUSE_PAGES:
-        with tempfile.TemporaryDirectory() as tmp:
-            report = Path(tmp) / "report.json"
-            subprocess.run([str(binary), base + path, "--quiet", "--output=json", f"--output-path={report}",
-                            "--only-categories=performance,accessibility,best-practices,seo",
-                            f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}"],
-                           check=True, capture_output=True, env={**os.environ, "CHROME_PATH": CHROMIUM})
-            data = json.loads(report.read_text())
-        categories = data["categories"]
-        weighted = {ref["id"] for c in categories.values() for ref in c["auditRefs"] if ref.get("weight")}
-        failed = [f"{a} ({r.get('displayValue') or r['score']})" for a, r in data["audits"].items()
-                  if a in weighted and r.get("score") is not None and r["score"] < 1]
-        scores["/" + path] = ({k: categories[k]["score"] for k in
-                               ("performance", "accessibility", "best-practices", "seo")}, failed)
-    return scores
+        measured = sorted((lighthouse_run(binary, base + path) for _ in range(runs)),
+                          key=lambda result: result[0]["performance"])
+        scores, failed = measured[len(measured) // 2]
+        results["/" + path] = (scores, failed, (measured[0][0]["performance"], measured[-1][0]["performance"]))
+    return results
+
+
+def lighthouse_run(binary, url):
+    """One Lighthouse run: the four category scores, and the weighted audits below 1."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        subprocess.run([str(binary), url, "--quiet", "--output=json", f"--output-path={report}",
+                        "--only-categories=performance,accessibility,best-practices,seo",
+                        f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}"],
+                       check=True, capture_output=True, env={**os.environ, "CHROME_PATH": CHROMIUM})
+        data = json.loads(report.read_text())
+    categories = data["categories"]
+    weighted = {ref["id"] for c in categories.values() for ref in c["auditRefs"] if ref.get("weight")}
+    failed = [f"{a} ({r.get('displayValue') or r['score']})" for a, r in data["audits"].items()
+              if a in weighted and r.get("score") is not None and r["score"] < 1]
+    return {k: categories[k]["score"] for k in ("performance", "accessibility", "best-practices", "seo")}, failed
 
 
 def training_seconds(runs):
@@ -225,7 +236,7 @@ def training_seconds(runs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one run of each build, no Lighthouse")
-    parser.add_argument("--runs", type=int, default=3, help="runs of each build (median); default 3")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each build and of Lighthouse on each page (median); default 3")
     args = parser.parse_args()
     runs = 1 if args.quick else args.runs
     rows = []
@@ -276,13 +287,14 @@ def main():
                 rows.append((f"search index {path.relative_to(site)} (gzip)",
                              f"{len(gzip.compress(path.read_bytes(), 6)) / 1024:.0f} KiB", "fetched on first search"))
             if not args.quick:
-                result = lighthouse(base)
+                result = lighthouse(base, runs)
                 if isinstance(result, str):
                     rows.append(("Lighthouse (mobile)", result, ""))
                 else:
-                    for path, (scores, failed) in result.items():
+                    for path, (scores, failed, (low, high)) in result.items():
                         rows.append((f"Lighthouse mobile {path}", " / ".join(f"{v:.2f}" for v in scores.values()),
-                                     "perf / a11y / best practices / SEO" + (f"; below 1: {', '.join(failed)}" if failed else "")))
+                                     f"perf / a11y / best practices / SEO, median of {runs} (perf {low:.2f}-{high:.2f})"
+                                     + (f"; below 1: {', '.join(failed)}" if failed else "")))
         finally:
             server.shutdown()
     finally:
