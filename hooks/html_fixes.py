@@ -21,14 +21,25 @@
    language selector, and the whole page is styled again. A one-line script
    in the head makes the same swap first, so Material's is a no-op. Without
    JavaScript neither runs and the page keeps `no-js`.
+5. One 404 page for every reader. A server answers every missing address,
+   under /zh/ too, with the root 404.html. mkdocs-static-i18n writes that
+   file once per language and the last one built stayed, so an English
+   reader who followed a broken link got the Chinese page. The page of the
+   first language built (English) is kept now, and it says in each further
+   language that the page does not exist, with a link to that language's
+   home page.
 """
 
 import re
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import languages  # hooks/languages.py: MkDocs runs each hook with its folder on sys.path
 
 HREFLANG_LINK = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
 SCRIPTED = '<script>document.documentElement.classList.replace("no-js","js")</script>'
+NOT_FOUND = {"zh": '<p lang="zh">这个页面不存在。<a href="{home}">回到中文首页</a></p>'}
+NOT_FOUND_HEADING = re.compile(r"<h1>.*?</h1>")
 SEARCH_DIALOG = '<div class="md-search" data-md-component="search" role="dialog">'
 SEARCH_NAME = {"en": "Search", "zh": "搜索"}
 SEARCH_LANDMARK = '<div class="md-search__inner" role="search">'
@@ -43,8 +54,15 @@ def on_post_page(output, page, config):
 
 
 def on_post_template(output, template_name, config):
-    """The 404 page is a template of its own, not a page: the same fixes."""
-    return fix(output, config) if template_name == "404.html" else output
+    """The 404 page is a template of its own, not a page: the same fixes, and one page for all (5.)."""
+    if template_name != "404.html":
+        return output
+    if languages.inside_further_language(config):
+        return (Path(config.site_dir) / "404.html").read_text(encoding="utf-8")  # the first language's
+    root = urlsplit(config.site_url or "/").path.rstrip("/") + "/"
+    others = "".join(NOT_FOUND[language].format(home=f"{root}{language}/")
+                     for language in languages.built(config) if language != languages.building(config))
+    return NOT_FOUND_HEADING.sub(lambda heading: heading[0] + others, fix(output, config), count=1)
 
 
 def fix(output, config):

@@ -101,6 +101,17 @@ def test_language_selector_links_to_the_same_page(built_site):
             assert '<link rel="alternate" href=' not in html_text
 
 
+def test_the_404_page_serves_readers_of_both_languages(built_site):
+    """The server answers every missing address with the root 404.html: the English page (the
+    default language's, not the last one built), with a line in Chinese to the Chinese home page."""
+    html_text = (built_site / "404.html").read_text(encoding="utf-8")
+    assert re.search(r'<html lang="en"', html_text)
+    note = re.search(r'<h1>404 - Not found</h1><p lang="zh">这个页面不存在。<a href="/zh/">回到中文首页</a></p>', html_text)
+    assert note, "no Chinese line under the 404 heading"
+    assert html_path(built_site, "index", "zh").exists()
+    assert 'role="dialog" aria-label="Search"' in html_text and 'classList.replace("no-js","js")' in html_text
+
+
 class _Resources(HTMLParser):
     """Collect every URL a browser would fetch while loading the page (not plain links)."""
 
