@@ -17,10 +17,11 @@
    them.
 4. The page is marked as scripted before it is first drawn. Material's
    script swaps `no-js` for `js` on <html> when it runs, at the end of the
-   page: the search field then appears in the header and shifts the
-   language selector, and the whole page is styled again. A one-line script
-   in the head makes the same swap first, so Material's is a no-op. Without
-   JavaScript neither runs and the page keeps `no-js`.
+   page: what Material styles differently with JavaScript is styled again,
+   and the search field appears in the header and shifts the language
+   selector. A one-line script in the head makes the same swap first, so
+   Material's is a no-op. Without JavaScript neither runs and the page
+   keeps `no-js`.
 5. One 404 page for every reader. A server answers every missing address,
    under /zh/ too, with the root 404.html. mkdocs-static-i18n writes that
    file once per language and the last one built stayed, so an English
