@@ -61,7 +61,7 @@ def on_post_template(output, template_name, config):
     if languages.inside_further_language(config):
         return (Path(config.site_dir) / "404.html").read_text(encoding="utf-8")  # the first language's
     root = urlsplit(config.site_url or "/").path.rstrip("/") + "/"
-    others = "".join(NOT_FOUND[language].format(home=f"{root}{language}/")
+    others = "".join(NOT_FOUND[language].format(home=languages.page_url(root, "index", language))
                      for language in languages.built(config) if language != languages.building(config))
     return NOT_FOUND_HEADING.sub(lambda heading: heading[0] + others, fix(output, config), count=1)
 

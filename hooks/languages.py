@@ -25,3 +25,9 @@ def inside_further_language(config):
     on_post_build: work done once per run (at the first on_pre_build, the last on_post_build)
     skips these."""
     return getattr(config.plugins.get("i18n"), "building", False)
+
+
+def page_url(site_url, slug, language):
+    """The address of a page of the site in one language, below `site_url`."""
+    prefix = "" if language == DEFAULT else f"{language}/"
+    return f"{site_url}{prefix}" + ("" if slug == "index" else f"{slug}/")

@@ -20,6 +20,7 @@ from mkdocs.exceptions import PluginError
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
 from figure_drawing import SNIPPETS
+from languages import page_url
 from notebook_modules import module_cell, needed_modules
 from snippet_figures import DIRECTIVE
 
@@ -75,12 +76,6 @@ def chapter_source(slug, language):
     """docs/<slug>.md or docs/<slug>.<language>.md (the English page when the translation is missing)."""
     translated = DOCS / f"{slug}.{language}.md"
     return translated if language != "en" and translated.is_file() else DOCS / f"{slug}.md"
-
-
-def page_url(site_url, slug, language):
-    """The address of a page of the site in one language, below `site_url`."""
-    prefix = "" if language == "en" else f"{language}/"
-    return f"{site_url}{prefix}" + ("" if slug == "index" else f"{slug}/")
 
 
 def parse_page(text):

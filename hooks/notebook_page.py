@@ -20,8 +20,8 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
+from languages import page_url
 from mathml import tex_to_mathml
-from notebook_cells import page_url
 
 FOLDER = "notebooks"  # /notebooks/<slug>/ (rendered page), /notebooks/<slug>.ipynb (download)
 

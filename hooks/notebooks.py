@@ -57,7 +57,7 @@ import figure_drawing
 import languages
 import notebook_cache
 import notebook_page
-from notebook_cells import build_notebook, chapters, figure_captions, page_url
+from notebook_cells import build_notebook, chapters, figure_captions
 from notebook_page import FOLDER
 
 # What mkdocs-jupyter's converter is given: its plugin's defaults, without require.js.
@@ -174,7 +174,7 @@ def on_files(files, config):
         # What mkdocs-static-i18n reads to point the language selector at the same page.
         page.locale = page.locale_alternate_of = language
         page.localization = None if language == languages.DEFAULT else language
-        page.alternates = {other: SimpleNamespace(url=page_url("", f"{FOLDER}/{slug}", other), page=None)
+        page.alternates = {other: SimpleNamespace(url=languages.page_url("", f"{FOLDER}/{slug}", other), page=None)
                            for other in languages.built(config)}
         download = File(f"{prefix}{FOLDER}/{slug}.ipynb", str(_workdir()), config.site_dir,
                         config.use_directory_urls, inclusion=InclusionLevel.NOT_IN_NAV)
