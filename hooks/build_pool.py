@@ -25,7 +25,7 @@ import multiprocessing
 import os
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 HOOKS = str(Path(__file__).resolve().parent)
@@ -56,6 +56,13 @@ def submit(function, *args):
         if _serve["on"]:
             _serve["tracked"].add(future)
         return future
+
+
+def done(value):
+    """A Future that already holds `value`: what a cache answered, handed on as the workers' work is."""
+    future = Future()
+    future.set_result(value)
+    return future
 
 
 def serving(command=None):

@@ -35,7 +35,6 @@ import os
 import re
 import sys
 import warnings
-from concurrent.futures import Future
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -137,26 +136,20 @@ def draw_svg(stem, lang="en"):
 def drawing(stem, lang):
     """A Future of the SVG of snippets/<stem>.py in `lang`; a worker draws it if no cache has it."""
     if os.environ.get("FIGURES", "on") == "off":
-        return _done(draw_svg(stem, lang))
+        return build_pool.done(draw_svg(stem, lang))
     key = cache_key(SNIPPETS / f"{stem}.py", lang)
     if key in _drawn:
-        return _done(_drawn[key])
+        return build_pool.done(_drawn[key])
     if key not in _drawing:
         svg = _cached(stem, lang, key)
         if svg is not None:
             _drawn[key] = svg
-            return _done(svg)
+            return build_pool.done(svg)
         future = build_pool.submit(_render, SNIPPETS / f"{stem}.py", lang)
         future.add_done_callback(lambda done: done.cancelled() or done.exception()
                                  or _save(stem, lang, key, done.result()))
         _drawing[key] = future
     return _drawing[key]
-
-
-def _done(value):
-    future = Future()
-    future.set_result(value)
-    return future
 
 
 def _cached(stem, lang, key):

@@ -2,17 +2,21 @@
 
 Part of hooks/notebooks.py (not a hook itself). Each notebook has two entries:
 
-- its outputs, under a hash of its code cells, of the SVGs its figure cells
-  show, and of what runs them (hooks/notebook_outputs.py and the versions of
-  Python, NumPy, matplotlib and IPython): a prose edit or a translation runs
-  nothing;
+- the outputs of its code, under a hash of its code cells (but for the
+  figure cells, which are not run) and of what runs them
+  (hooks/notebook_outputs.py and the versions of Python, NumPy, matplotlib
+  and IPython), kept under the chapter's name: a prose edit or a translation
+  runs nothing, and a chapter whose code is the same in both languages is run
+  once (its figure cells, which show the language's drawing, are filled in
+  afterwards);
 - its HTML, made by mkdocs-jupyter's converter from the notebook with its
   outputs, under a hash of that notebook file and of what renders it (the
   converter's options, the versions of mkdocs-jupyter, nbconvert, Pygments and
   mistune).
 
-`make` is the work a worker process (hooks/build_pool.py) does for an entry
-the cache lacks. `FIGURE_CACHE=off` skips the folder (clean builds).
+`notebook_outputs.run_code` and `render_html` are the work a worker process
+(hooks/build_pool.py) does for an entry the cache lacks. `FIGURE_CACHE=off`
+skips the folder (clean builds).
 """
 
 import functools
@@ -31,14 +35,14 @@ import notebook_outputs
 CACHE = Path(__file__).resolve().parent.parent / ".cache" / "notebooks"
 
 
-def outputs_key(notebook, figures):
-    """What a notebook's outputs depend on: its code, its figures, and what runs them."""
+def outputs_key(notebook):
+    """What the outputs of a notebook's code (`notebook_outputs.run_code`) depend on: its code and what runs it."""
     digest = hashlib.sha256(_runtime("numpy", "matplotlib", "ipython", source=notebook_outputs))
     for cell in notebook["cells"]:
-        if cell["cell_type"] == "code":
+        if "figure" in cell["metadata"].get("tags", []):
+            digest.update(b"\0figure\0")  # not run: `draw();` in English, `draw("zh");` in Chinese
+        elif cell["cell_type"] == "code":
             digest.update(b"\0cell\0" + cell["source"].encode())
-            if "figure" in cell["metadata"].get("tags", []):
-                digest.update(b"\0figure\0" + figures[cell["metadata"]["snippet"]].encode())
     return digest.hexdigest()[:16]
 
 
@@ -52,7 +56,7 @@ def html_key(ipynb, options):
 @functools.lru_cache(maxsize=None)
 def _runtime(*packages, source):
     text = sys.version + "".join(f"\0{name}=={version(name)}" for name in packages)
-    return (text + (inspect.getsource(source) if source else "") + inspect.getsource(make)).encode()
+    return (text + (inspect.getsource(source) if source else "") + inspect.getsource(render_html)).encode()
 
 
 def load(kind, label, key):
@@ -74,19 +78,14 @@ def ipynb_text(notebook, outputs):
     return nbformat.writes(nbformat.from_dict(notebook)) + "\n"
 
 
-def make(notebook, figures, label, language, outputs, options):
-    """What a cache miss costs, in a worker: the outputs (unless given), the .ipynb text, its HTML.
+def render_html(ipynb, label, options):
+    """A notebook page's HTML, by mkdocs-jupyter's converter, from the .ipynb text (in a worker).
 
-    `notebook` is an nbformat dict without outputs; `outputs` None runs it, [] leaves it
-    unexecuted (FIGURES=off); `options` are mkdocs-jupyter's converter options.
+    `options` are the converter's options.
     """
     from mkdocs_jupyter.convert import nb2html
 
-    if outputs is None:
-        outputs = notebook_outputs.run(notebook, figures, label, language)
-    ipynb = ipynb_text(notebook, outputs)
     with tempfile.TemporaryDirectory(prefix="notebook-") as folder:
         path = Path(folder) / f"{label}.ipynb"
         path.write_text(ipynb, encoding="utf-8")
-        html = nb2html(str(path), execute=False, **options)
-    return outputs, ipynb, html
+        return nb2html(str(path), execute=False, **options)

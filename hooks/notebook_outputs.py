@@ -9,7 +9,9 @@ as a kernel runs them:
   printer), unless the cell ends with `;`;
 - a figure cell (`draw();`) shows the SVG that hooks/snippet_figures.py drew
   for the page, the same drawing, made to stand on its own (black on white,
-  fonts named): the build draws each figure once;
+  fonts named): the build draws each figure once. It is the only cell whose
+  output depends on the page's language, and it is not run, so the rest
+  (`run_code`) is run once for both languages' notebooks of a chapter;
 - the module cells write their files into an empty temporary folder, the
   working directory of the run, as in a fresh kernel; imports of snippets/
   modules find the same text in snippets/.
@@ -53,6 +55,16 @@ def run(notebook, figures, label, language):
 
     `figures` maps a figure cell's snippet (fig_x.py) to the SVG drawn for the page.
     """
+    return show_figures(notebook, run_code(notebook, label), figures, language)
+
+
+def run_code(notebook, label):
+    """The outputs of `notebook`'s code cells, a figure cell's left as None for `show_figures`.
+
+    Nothing here depends on the page's language: a figure cell is the only cell whose
+    output does, and it is not run. So the two languages' notebooks of a chapter, whose
+    code is the same, share one run (hooks/notebooks.py).
+    """
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     results = []
     with _isolated():
@@ -62,8 +74,7 @@ def run(notebook, figures, label, language):
             count = len(results) + 1
             snippet = cell["metadata"].get("snippet")
             if "figure" in cell["metadata"].get("tags", []):
-                outputs = [{"output_type": "display_data", "metadata": {},
-                            "data": {"image/svg+xml": standalone_svg(figures[snippet], language)}}]
+                outputs = None
             else:
                 filename = f"<{label} cell {index}>"
                 try:
@@ -79,6 +90,25 @@ def run(notebook, figures, label, language):
                     linecache.cache.pop(filename, None)
             results.append({"outputs": outputs, "execution_count": count})
     return results
+
+
+def show_figures(notebook, outputs, figures, language):
+    """`outputs` (from `run_code`) with each figure cell showing the SVG drawn for the page in `language`.
+
+    `figures` maps a figure cell's snippet (fig_x.py) to that SVG. A notebook left
+    unexecuted (`outputs` is [], under FIGURES=off) stays so.
+    """
+    if not outputs:
+        return outputs
+    code_cells = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    shown = []
+    for cell, result in zip(code_cells, outputs, strict=True):
+        if result["outputs"] is None:
+            svg = standalone_svg(figures[cell["metadata"]["snippet"]], language)
+            result = {**result, "outputs": [{"output_type": "display_data", "metadata": {},
+                                             "data": {"image/svg+xml": svg}}]}
+        shown.append(result)
+    return shown
 
 
 def _run_cell(source, namespace, filename, count):

@@ -10,16 +10,19 @@ started. This hook wires five parts, each a module of hooks/ named after its job
 - notebook_modules.py: module inlining, the first cells save the modules of
   snippets/ that the chapter imports, so the .ipynb runs on its own;
 - notebook_outputs.py: execution, in the build's own worker processes: the
-  cells' printed output, and the figures that hooks/figure_drawing.py drew
+  cells' printed output (once per chapter when its code is the same in both
+  languages, as it is), and the figures that hooks/figure_drawing.py drew
   for the pages;
 - notebook_cache.py: caching of the outputs (under the code) and of the
   rendered HTML (under the notebook), in .cache/notebooks/;
 - notebook_page.py: clean-up of the rendered page (nothing from other hosts,
   MathML, the chapter's heading ids, figures as files).
 
-When the build starts, every notebook of every language is made and handed
-to a thread that waits for its figures and then for its outputs and HTML,
-from the cache or from a worker process (hooks/build_pool.py), while MkDocs
+When the build starts, every notebook of every language is made, the run of
+each chapter's code is taken from the cache or given to a worker process
+(hooks/build_pool.py), and each notebook is handed to a thread that waits for
+its figures and its outputs, then for its HTML (cached, or rendered by a
+worker), while MkDocs
 renders the pages; a notebook page waits only for its own notebook (under
 `mkdocs serve` it does not wait: it says the notebook is being run, and the
 server rebuilds when it is; hooks/build_pool.py).
@@ -56,6 +59,7 @@ import build_pool
 import figure_drawing
 import languages
 import notebook_cache
+import notebook_outputs
 import notebook_page
 from notebook_cells import build_notebook, chapters, figure_captions
 from notebook_page import FOLDER
@@ -69,7 +73,7 @@ CONVERTER_OPTIONS = {"theme": "", "kernel_name": "", "allow_errors": True, "show
 PENDING = {"en": "This notebook is being run; the page reloads when it is ready.",
            "zh": "这个笔记本正在运行，运行完后页面会自动刷新。"}
 
-_state = SimpleNamespace(notebooks={}, results={}, pages={}, threads=None, workdir=None)
+_state = SimpleNamespace(notebooks={}, results={}, runs={}, pages={}, threads=None, workdir=None)
 
 
 class NotebookPage(File):
@@ -80,30 +84,44 @@ class NotebookPage(File):
 
 
 def label(slug, language):
-    """A notebook's name in errors and in the cache: the chapter, and the language unless English."""
+    """A notebook's name in the cache of its HTML: the chapter, and the language unless English."""
     return slug if language == languages.DEFAULT else f"{slug}.{language}"
 
 
-def produce(name, language, notebook, figures, options, run):
+def run(slug, notebook):
+    """A Future of the outputs of a notebook's code (`notebook_outputs.run_code`): cached, or run in a worker.
+
+    One per chapter and code: the other language's notebook of the chapter, whose code is
+    the same, gets the same Future, so its code runs once.
+    """
+    key = notebook_cache.outputs_key(notebook)
+    if key not in _state.runs:
+        outputs = notebook_cache.load("outputs", slug, key)
+        if outputs is not None:
+            _state.runs[key] = build_pool.done(outputs)
+        else:
+            future = build_pool.submit(notebook_outputs.run_code, notebook, slug)
+            future.add_done_callback(lambda done: done.cancelled() or done.exception()
+                                     or notebook_cache.save("outputs", slug, key, done.result()))
+            _state.runs[key] = future
+    return _state.runs[key]
+
+
+def produce(name, language, notebook, figures, outputs, options):
     """The .ipynb text and the HTML of one notebook, from the cache or from a worker process.
 
-    Runs in a thread of this process: it waits for the notebook's figures, then for its
-    outputs and HTML; what the cache lacks is made by notebook_cache.make in a worker.
+    Runs in a thread of this process: it waits for the notebook's figures and the outputs of
+    its code (Futures; `outputs` is None for a notebook left unexecuted), then takes its HTML
+    from the cache or has a worker render it (notebook_cache.render_html).
     """
     svgs = {snippet: future.result() for snippet, future in figures.items()}
-    outputs, key = ([], None) if not run else (None, notebook_cache.outputs_key(notebook, svgs))
-    if key is not None:
-        outputs = notebook_cache.load("outputs", name, key)
-    if outputs is not None:
-        ipynb = notebook_cache.ipynb_text(notebook, outputs)
-        html = notebook_cache.load("html", name, notebook_cache.html_key(ipynb, options))
-        if html is not None:
-            return ipynb, html
-    outputs, ipynb, html = build_pool.submit(notebook_cache.make, notebook, svgs, name, language,
-                                             outputs, options).result()
-    if key is not None:
-        notebook_cache.save("outputs", name, key, outputs)
-    notebook_cache.save("html", name, notebook_cache.html_key(ipynb, options), html)
+    outputs = [] if outputs is None else notebook_outputs.show_figures(notebook, outputs.result(), svgs, language)
+    ipynb = notebook_cache.ipynb_text(notebook, outputs)
+    key = notebook_cache.html_key(ipynb, options)
+    html = notebook_cache.load("html", name, key)
+    if html is None:
+        html = build_pool.submit(notebook_cache.render_html, ipynb, name, options).result()
+        notebook_cache.save("html", name, key, html)
     return ipynb, html
 
 
@@ -130,16 +148,17 @@ def on_pre_build(config):
     # Every notebook of every language, made now and handed to a thread that gets its outputs
     # and HTML; a notebook page waits for its own only when MkDocs builds it.
     _state.threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="notebook")
-    _state.notebooks, _state.results = {}, {}
-    run = os.environ.get("FIGURES", "on") != "off"
+    _state.notebooks, _state.results, _state.runs = {}, {}, {}
+    executed = os.environ.get("FIGURES", "on") != "off"
     for language in languages.built(config):
         for slug in chapters():
             notebook = json.loads(json.dumps(build_notebook(slug, language, config.site_url or "/")))
             figures = {cell["metadata"]["snippet"]: figure_drawing.drawing(cell["metadata"]["snippet"][:-3], language)
-                       for cell in notebook["cells"] if "figure" in cell["metadata"].get("tags", [])} if run else {}
+                       for cell in notebook["cells"] if "figure" in cell["metadata"].get("tags", [])} if executed else {}
             _state.notebooks[slug, language] = notebook
             _state.results[slug, language] = _state.threads.submit(
-                produce, label(slug, language), language, notebook, figures, CONVERTER_OPTIONS, run)
+                produce, label(slug, language), language, notebook, figures,
+                run(slug, notebook) if executed else None, CONVERTER_OPTIONS)
             build_pool.track(_state.results[slug, language])
 
 

@@ -273,8 +273,8 @@ def test_outputs_run_in_process_show_the_last_expression_and_restore_state():
     assert np.get_printoptions()["precision"] == 8
 
 
-def test_outputs_depend_on_code_and_figures_only(tmp_path, monkeypatch):
-    """The outputs' cache key: the same after a prose edit, new after a code edit or a new drawing."""
+def test_outputs_depend_on_code_only(tmp_path, monkeypatch):
+    """The outputs' cache key: the same after a prose edit and in the other language, new after a code edit."""
     docs, snippets = tmp_path / "docs", tmp_path / "snippets"
     shutil.copytree(DOCS, docs)
     shutil.copytree(SNIPPETS, snippets, ignore=shutil.ignore_patterns("__pycache__"))
@@ -282,14 +282,11 @@ def test_outputs_depend_on_code_and_figures_only(tmp_path, monkeypatch):
         monkeypatch.setattr(module, "SNIPPETS", snippets)
     monkeypatch.setattr(notebook_cells, "DOCS", docs)
     slug = "input-to-attention"
-
-    def key(notebook, svg="<svg/>"):
-        figures = {c.metadata["snippet"]: svg for c in notebook.cells if "figure" in c.metadata.get("tags", [])}
-        return notebook_cache.outputs_key(notebook, figures)
+    key = notebook_cache.outputs_key
 
     english = notebook_cells.build_notebook(slug, "en", SITE_URL)
     assert key(notebook_cells.build_notebook(slug, "en", "http://127.0.0.1:1/")) == key(english)
-    assert key(english, "<svg>another drawing</svg>") != key(english)
+    assert key(notebook_cells.build_notebook(slug, "zh", SITE_URL)) == key(english)
     page = docs / f"{slug}.md"
     page.write_text(page.read_text(encoding="utf-8").replace("Before we can ask", "Before we ask"), encoding="utf-8")
     assert key(notebook_cells.build_notebook(slug, "en", SITE_URL)) == key(english)
@@ -298,6 +295,28 @@ def test_outputs_depend_on_code_and_figures_only(tmp_path, monkeypatch):
     edited = notebook_cells.build_notebook(slug, "en", SITE_URL)
     assert key(edited) != key(english)
     assert any("# an edit" in c.source for c in edited.cells), "the edit reaches the notebook"
+
+
+@pytest.mark.parametrize("slug", CHAPTERS)
+def test_both_languages_share_one_run_and_show_their_own_figures(slug):
+    """A chapter's code is the same in both languages, so the build runs it once (one cache key);
+    only the figure cells differ, and each shows the drawing in its notebook's language."""
+    notebooks = {language: notebook_cells.build_notebook(slug, language, SITE_URL) for language in LANGUAGES}
+    assert notebook_cache.outputs_key(notebooks["en"]) == notebook_cache.outputs_key(notebooks["zh"])
+    code = notebooks["en"]
+    shared = [{"outputs": None if "figure" in cell.metadata.get("tags", []) else [], "execution_count": n}
+              for n, cell in enumerate((c for c in code.cells if c.cell_type == "code"), start=1)]
+    for language, notebook in notebooks.items():
+        drawings = {c.metadata["snippet"]: f'<svg viewBox="0 0 1 1"><text>{c.metadata["snippet"]} {language}</text></svg>'
+                    for c in notebook.cells if "figure" in c.metadata.get("tags", [])}
+        shown = notebook_outputs.show_figures(notebook, shared, drawings, language)
+        cells = [c for c in notebook.cells if c.cell_type == "code"]
+        for cell, result in zip(cells, shown, strict=True):
+            if "figure" in cell.metadata.get("tags", []):
+                svg = result["outputs"][0]["data"]["image/svg+xml"]
+                assert f"{cell.metadata['snippet']} {language}</text>" in svg
+            else:
+                assert result["outputs"] == []
 
 
 def test_the_build_starts_no_kernel(tmp_path):
