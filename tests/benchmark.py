@@ -16,7 +16,9 @@ measured in one run on this machine:
 - every chapter page, as transferred with gzip (HTML, CSS, JS, fonts and images
   loaded with it, in Chromium): at most 100 KiB;
 - Lighthouse mobile, served with gzip: 1.00 in performance, accessibility, best
-  practices and SEO on the pages of LIGHTHOUSE_PAGES;
+  practices and SEO on the pages of LIGHTHOUSE_PAGES (reported beside it: the
+  performance of the same pages without Material's JavaScript bundle, which
+  shows what the bundle costs and what the rest of the page does);
 - the explorable figures' JavaScript (issue "Explorable figures"),
   docs/javascripts/cell-explanations.js and explorables.js: at most 15 KiB gzipped.
 
@@ -31,6 +33,7 @@ import http.server
 import json
 import os
 import platform
+import re
 import shutil
 import signal
 import statistics
@@ -67,6 +70,7 @@ plugins:
         - {locale: zh, name: 中文, build: true}
 """
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+MATERIAL_BUNDLE = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js"></script>')
 
 
 EXPLORABLE_SCRIPTS = ["cell-explanations.js", "explorables.js"]
@@ -154,6 +158,17 @@ def serve_gzip(site):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(GzipHandler, directory=str(site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{port}/"
+
+
+def without_material_bundle(site, target):
+    """A copy of the built site whose pages do not load Material's JavaScript bundle."""
+    shutil.copytree(site, target)
+    for page in target.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if MATERIAL_BUNDLE.search(text) is None and page.name == "index.html":
+            raise RuntimeError(f"{page}: no script tag of Material's bundle found; has its name changed?")
+        page.write_text(MATERIAL_BUNDLE.sub("", text), encoding="utf-8")
+    return target
 
 
 def page_weights(site, base):
@@ -291,10 +306,18 @@ def main():
                 if isinstance(result, str):
                     rows.append(("Lighthouse (mobile)", result, ""))
                 else:
+                    bare_server, bare_base = serve_gzip(without_material_bundle(site, work / "without-bundle"))
+                    try:
+                        bare = lighthouse(bare_base, runs)
+                    finally:
+                        bare_server.shutdown()
                     for path, (scores, failed, (low, high)) in result.items():
+                        bare_scores, _, (bare_low, bare_high) = bare[path]
                         rows.append((f"Lighthouse mobile {path}", " / ".join(f"{v:.2f}" for v in scores.values()),
                                      f"perf / a11y / best practices / SEO, median of {runs} (perf {low:.2f}-{high:.2f})"
-                                     + (f"; below 1: {', '.join(failed)}" if failed else "")))
+                                     + (f"; below 1: {', '.join(failed)}" if failed else "")
+                                     + f"; perf without Material's bundle {bare_scores['performance']:.2f}"
+                                     f" ({bare_low:.2f}-{bare_high:.2f})"))
         finally:
             server.shutdown()
     finally:
