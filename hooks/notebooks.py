@@ -22,10 +22,9 @@ When the build starts, every notebook of every language is made, the run of
 each chapter's code is taken from the cache or given to a worker process
 (hooks/build_pool.py), and each notebook is handed to a thread that waits for
 its figures and its outputs, then for its HTML (cached, or rendered by a
-worker), while MkDocs
-renders the pages; a notebook page waits only for its own notebook (under
-`mkdocs serve` it does not wait: it says the notebook is being run, and the
-server rebuilds when it is; hooks/build_pool.py).
+worker), while MkDocs renders the pages; a notebook page waits only for its
+own notebook (under `mkdocs serve` it does not wait: it says the notebook is
+being run, and the server rebuilds when it is; hooks/build_pool.py).
 `FIGURES=off` runs nothing and renders the notebooks without outputs. A cell
 that raises stops the build with an error that names the chapter and shows
 the traceback.
