@@ -50,20 +50,13 @@ FONTS = {
 }
 
 
-def run(notebook, figures, label, language):
+def run_code(notebook, label):
     """The outputs of `notebook`'s code cells, as nbformat dicts: [{"outputs": [...], "execution_count": n}].
 
-    `figures` maps a figure cell's snippet (fig_x.py) to the SVG drawn for the page.
-    """
-    return show_figures(notebook, run_code(notebook, label), figures, language)
-
-
-def run_code(notebook, label):
-    """The outputs of `notebook`'s code cells, a figure cell's left as None for `show_figures`.
-
-    Nothing here depends on the page's language: a figure cell is the only cell whose
-    output does, and it is not run. So the two languages' notebooks of a chapter, whose
-    code is the same, share one run (hooks/notebooks.py).
+    A figure cell's outputs are left as None, for `show_figures`. Nothing here depends on
+    the page's language: a figure cell is the only cell whose output does, and it is not
+    run. So the two languages' notebooks of a chapter, whose code is the same, share one
+    run (hooks/notebooks.py).
     """
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     results = []

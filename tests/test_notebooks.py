@@ -239,7 +239,7 @@ def test_a_failing_cell_stops_the_build_and_is_named():
     snippet = next(c for c in notebook.cells if "snippet" in c.metadata)
     snippet.source += "\n\nraise RuntimeError('deliberately broken')"
     with pytest.raises(PluginError) as error:
-        notebook_outputs.run(notebook, {}, "input-to-attention", "en")
+        notebook_outputs.run_code(notebook, "input-to-attention")
     message = str(error.value)
     assert "input-to-attention" in message and f"snippets/{snippet.metadata['snippet']}" in message
     assert "deliberately broken" in message and "raise RuntimeError" in message  # the cell's line
@@ -253,9 +253,8 @@ def test_a_cell_that_leaves_a_figure_open_is_an_error():
     cell = next(c for c in notebook.cells if c.cell_type == "code" and "snippet" not in c.metadata
                 and "module" not in c.metadata.get("tags", []))
     cell.source += "\nimport matplotlib.pyplot as plt\nplt.figure()"
-    drawings = {c.metadata["snippet"]: "<svg ></svg>" for c in notebook.cells if "figure" in c.metadata.get("tags", [])}
     with pytest.raises(PluginError, match="figure open"):
-        notebook_outputs.run(notebook, drawings, "input-to-attention", "en")
+        notebook_outputs.run_code(notebook, "input-to-attention")
 
 
 def test_outputs_run_in_process_show_the_last_expression_and_restore_state():
@@ -265,7 +264,7 @@ def test_outputs_run_in_process_show_the_last_expression_and_restore_state():
     cells = [{"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
              for source in ("import numpy as np\nnp.set_printoptions(precision=1)\nnp.array([1.2345])",
                             "1 + 1;", "print('printed')")]
-    outputs = notebook_outputs.run({"cells": cells}, {}, "a-test", "en")
+    outputs = notebook_outputs.run_code({"cells": cells}, "a-test")
     assert outputs[0]["outputs"] == [{"output_type": "execute_result", "execution_count": 1, "metadata": {},
                                       "data": {"text/plain": "array([1.2])"}}]
     assert outputs[1]["outputs"] == []
