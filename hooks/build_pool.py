@@ -58,6 +58,15 @@ def submit(function, *args):
         return future
 
 
+def on_success(future, save):
+    """Call `save(result)` once `future` has its result (not if it failed or was cancelled); returns `future`.
+
+    How what a worker made goes into a cache.
+    """
+    future.add_done_callback(lambda work: work.cancelled() or work.exception() or save(work.result()))
+    return future
+
+
 def done(value):
     """A Future that already holds `value`: what a cache answered, handed on as the workers' work is."""
     future = Future()

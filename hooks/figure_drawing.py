@@ -145,10 +145,8 @@ def drawing(stem, lang):
         if svg is not None:
             _drawn[key] = svg
             return build_pool.done(svg)
-        future = build_pool.submit(_render, SNIPPETS / f"{stem}.py", lang)
-        future.add_done_callback(lambda done: done.cancelled() or done.exception()
-                                 or _save(stem, lang, key, done.result()))
-        _drawing[key] = future
+        _drawing[key] = build_pool.on_success(build_pool.submit(_render, SNIPPETS / f"{stem}.py", lang),
+                                              lambda svg: _save(stem, lang, key, svg))
     return _drawing[key]
 
 

@@ -99,10 +99,8 @@ def run(slug, notebook):
         if outputs is not None:
             _state.runs[key] = build_pool.done(outputs)
         else:
-            future = build_pool.submit(notebook_outputs.run_code, notebook, slug)
-            future.add_done_callback(lambda done: done.cancelled() or done.exception()
-                                     or notebook_cache.save("outputs", slug, key, done.result()))
-            _state.runs[key] = future
+            _state.runs[key] = build_pool.on_success(build_pool.submit(notebook_outputs.run_code, notebook, slug),
+                                                     lambda ran: notebook_cache.save("outputs", slug, key, ran))
     return _state.runs[key]
 
 
