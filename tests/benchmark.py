@@ -45,7 +45,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, free_port
+from conftest import CHROMIUM, CHROMIUM_ARGS, MATERIAL_BUNDLE, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache"
@@ -70,7 +70,7 @@ plugins:
         - {locale: zh, name: 中文, build: true}
 """
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-MATERIAL_BUNDLE = re.compile(r'<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+\.min\.js"></script>')
+MATERIAL_BUNDLE_TAG = re.compile(rf'<script src="[^"]*{MATERIAL_BUNDLE}"></script>')
 
 
 EXPLORABLE_SCRIPTS = ["cell-explanations.js", "explorables.js"]
@@ -165,9 +165,9 @@ def without_material_bundle(site, target):
     shutil.copytree(site, target)
     for page in target.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        if MATERIAL_BUNDLE.search(text) is None and page.name == "index.html":
+        if MATERIAL_BUNDLE_TAG.search(text) is None and page.name == "index.html":
             raise RuntimeError(f"{page}: no script tag of Material's bundle found; has its name changed?")
-        page.write_text(MATERIAL_BUNDLE.sub("", text), encoding="utf-8")
+        page.write_text(MATERIAL_BUNDLE_TAG.sub("", text), encoding="utf-8")
     return target
 
 

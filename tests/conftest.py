@@ -26,6 +26,8 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
+# Where Material's JavaScript bundle is in the built site, as a regular expression (its name has a hash).
+MATERIAL_BUNDLE = r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js"
 SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01: builds do not depend on today's date
 
 

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PAGES
+from conftest import MATERIAL_BUNDLE, PAGES
 
 NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}
@@ -250,7 +250,7 @@ def test_search_finds_a_chapter_by_a_word_of_its_language(page, served_site, lan
     assert all(link.startswith(prefix) and ("/zh/" in link) == (language == "zh") for link in links), links
 
 
-MATERIAL_BUNDLE = re.compile(r".*/assets/javascripts/bundle\.[0-9a-f]+\.min\.js$")
+MATERIAL_BUNDLE_URL = re.compile(rf".*/{MATERIAL_BUNDLE}$")
 WATCH_LAYOUT_SHIFTS = """within => {
   window.layoutShifts = [];
   new PerformanceObserver(list => list.getEntries().forEach(e => {
@@ -289,11 +289,11 @@ def test_material_script_moves_nothing_when_it_comes_late(browser, served_site, 
     context = browser.new_context(viewport=dict(zip(("width", "height"), viewport)), service_workers="block")
     page = context.new_page()
     held = []
-    page.route(MATERIAL_BUNDLE, lambda route: held.append(route.request.url) or route.abort())
+    page.route(MATERIAL_BUNDLE_URL, lambda route: held.append(route.request.url) or route.abort())
     page.goto(page_url(served_site, name, language), wait_until="networkidle")
     assert len(held) == 1
     watch_layout_shifts(page)
-    page.unroute(MATERIAL_BUNDLE)
+    page.unroute(MATERIAL_BUNDLE_URL)
     page.evaluate(RUN_SCRIPT, held[0])  # resolves once it has run
     assert page.evaluate("window.component$ !== undefined"), "Material's script did not start"
     assert layout_shifts(page) == [], "Material's script moved what the reader sees"
