@@ -5,6 +5,7 @@ NumPy only: copy this file into your project and import it.
 
     output, weights = scaled_dot_product_attention(q, k, v, mask=None)
     output, weights = multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None)
+    output, weights = multi_head_attention(..., biases=(b_q, b_k, b_v, b_o))  # as in BERT
 
 Shapes follow the usual convention: queries on rows, keys on columns.
 
@@ -147,7 +148,7 @@ def merge_heads(x):
     return np.reshape(x, (*x.shape[:-2], -1))  # (..., n, n_heads·d_head)
 
 
-def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):
+def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None, biases=None):
     """Several heads of scaled dot-product attention side by side, then one projection W_O.
 
     Each head attends with its own slice of the projections: head h uses
@@ -162,7 +163,7 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):
     x_kv : array_like, shape (..., n_k, d_model)
         The rows the keys and values come from.
     w_q, w_k, w_v, w_o : array_like, shape (d_model, d_model)
-        Projections, applied as ``x @ w`` (rows are words); no biases.
+        Projections, applied as ``x @ w`` (rows are words).
     n_heads : int
         How many heads; must divide d_model.
     mask : array_like of bool, optional
@@ -174,7 +175,7 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):
     Returns
     -------
     output : ndarray, shape (..., n_q, d_model)
-        ``concat(head_0, ..., head_{n_heads-1}) @ w_o``.
+        ``concat(head_0, ..., head_{n_heads-1}) @ w_o`` (``+ b_o`` with biases).
     weights : ndarray, shape (..., n_heads, n_q, n_k)
         Each head's attention weights.
 
@@ -187,6 +188,7 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):
     Notes
     -----
     PyTorch's ``torch.nn.MultiheadAttention(d_model, n_heads, bias=False)``
+    (with ``biases``, ``torch.nn.MultiheadAttention(d_model, n_heads)``)
     computes the same thing from weights stored transposed (it applies
     ``x @ W.T``): ``w_q, w_k, w_v = (W.T for W in in_proj_weight.chunk(3))``
     and ``w_o = out_proj.weight.T``. Its boolean ``attn_mask`` marks the pairs
@@ -208,12 +210,13 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None):
     """
     x_q, x_kv = _as_float_arrays(x_q=x_q, x_kv=x_kv)
     w_q, w_k, w_v, w_o = _as_weight_matrices(x_q.shape[-1], w_q=w_q, w_k=w_k, w_v=w_v, w_o=w_o)
+    b_q, b_k, b_v, b_o = _as_bias_vectors(x_q.shape[-1], biases)  # each (d_model,)
     _check_heads(x_q, x_kv, n_heads)
-    q = split_heads(x_q @ w_q, n_heads)  # (..., n_heads, n_q, d_head)
-    k = split_heads(x_kv @ w_k, n_heads)  # (..., n_heads, n_k, d_head)
-    v = split_heads(x_kv @ w_v, n_heads)  # (..., n_heads, n_k, d_head)
+    q = split_heads(x_q @ w_q + b_q, n_heads)  # (..., n_heads, n_q, d_head)
+    k = split_heads(x_kv @ w_k + b_k, n_heads)  # (..., n_heads, n_k, d_head)
+    v = split_heads(x_kv @ w_v + b_v, n_heads)  # (..., n_heads, n_k, d_head)
     heads, weights = scaled_dot_product_attention(q, k, v, mask)  # (..., n_heads, n_q, d_head)
-    return merge_heads(heads) @ w_o, weights  # (..., n_q, d_model), (..., n_heads, n_q, n_k)
+    return merge_heads(heads) @ w_o + b_o, weights  # (..., n_q, d_model), (..., n_heads, n_q, n_k)
 
 
 def _masked_softmax(scores, mask):
@@ -292,6 +295,22 @@ def _as_weight_matrices(d_model, **matrices):
         if not np.all(np.isfinite(w)):
             raise ValueError(f"{name} contains NaN or infinity")
         out.append(w)
+    return out
+
+
+def _as_bias_vectors(d_model, biases):
+    if biases is None:
+        return np.zeros((4, d_model))
+    if len(biases) != 4:
+        raise ValueError(f"biases must be four vectors (b_q, b_k, b_v, b_o), got {len(biases)}")
+    out = []
+    for name, b in zip(("b_q", "b_k", "b_v", "b_o"), biases):
+        b = np.asarray(b, dtype=float)
+        if b.shape != (d_model,):
+            raise ValueError(f"{name} must have shape (d_model,) = ({d_model},), got {b.shape}")
+        if not np.all(np.isfinite(b)):
+            raise ValueError(f"{name} contains NaN or infinity")
+        out.append(b)
     return out
 
 

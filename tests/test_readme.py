@@ -2,7 +2,7 @@
 
 import re
 
-from conftest import ROOT
+from conftest import INSTALL, ROOT
 
 
 def readme_commands():
@@ -13,8 +13,7 @@ def test_readme_gives_a_serve_command_and_a_test_command():
     serve, test = readme_commands()[:2]
     assert serve.endswith("mkdocs serve")
     assert test.endswith("pytest")
-    install = "pip install --require-hashes -r requirements.txt"  # the lock, hash-checked
-    assert install in serve and install in test
+    assert INSTALL in serve and INSTALL in test  # the locks, hash-checked
 
 
 def test_ci_runs_the_readme_test_command_unchanged():
