@@ -10,10 +10,12 @@
   var TEXT = {
     en: {row: "row", col: "column", matrix: "Matrix", masked: "masked: this query may not attend to this key (score −∞, weight 0)",
       softmax: "softmax of row {row}: ", left: "masked keys are left out (weight 0)",
-      keys: "Arrow keys move between cells, Escape closes.", cells: "{r} rows × {c} columns", q: "“", qq: "”", sep: ", "},
+      keys: "Arrow keys move between cells, Escape closes.", cells: "{r} rows × {c} columns", q: "“", qq: "”", sep: ", ",
+      others: "{n} smaller products"},
     zh: {row: "行", col: "列", matrix: "矩阵", masked: "被遮盖：这个查询不能关注这个键（分数 −∞，权重 0）",
       softmax: "对 {row} 这一行做 softmax：", left: "被遮盖的键不参与（权重 0）",
-      keys: "方向键在格子之间移动，Esc 关闭。", cells: "{r} 行 × {c} 列", q: "“", qq: "”", sep: "，"}
+      keys: "方向键在格子之间移动，Esc 关闭。", cells: "{r} 行 × {c} 列", q: "“", qq: "”", sep: "，",
+      others: "其余 {n} 个较小的乘积"}
   };
   var SVG = "http://www.w3.org/2000/svg";
 
@@ -70,6 +72,16 @@
     return list.length > 8 ? list.slice(0, 3).concat(["…"], list.slice(-2)).join(" + ") : list.join(" + ");
   }
 
+  // (a)(b) + … for every component; past 8, the 4 largest by size, then the rest as one sum
+  function productTerms(a, b, t) {
+    var products = a.map(function (x, m) { return {a: x, b: b[m], p: x * b[m]}; });
+    var shown = function (p) { return "(" + num(p.a) + ")(" + num(p.b) + ")"; };
+    if (products.length <= 8) return products.map(shown).join(" + ");
+    products.sort(function (x, y) { return Math.abs(y.p) - Math.abs(x.p); });
+    var rest = products.slice(4).reduce(function (total, p) { return total + p.p; }, 0);
+    return products.slice(0, 4).map(shown).concat([t.others.replace("{n}", products.length - 4) + " (" + num(rest) + ")"]).join(" + ");
+  }
+
   function label(labels, k) { return labels[k] || String(k + 1); }
 
   function explain(h, i, j, t) {
@@ -80,10 +92,9 @@
     var text = h.text[i][j];
     if (!c) return lines.concat(["= " + text]);
     if (c.op === "dot") {
-      var products = c.left[i].map(function (a, m) { return "(" + num(a) + ")(" + num(c.right[j][m]) + ")"; });
       var name = c.names[0] + "_{" + row + "} · " + c.names[1] + "_{" + col + "}";
       var sum = dot(c.left[i], c.right[j]);
-      lines.push(name + " = " + terms(products) + " = " + (c.d_k ? num(sum) : text));
+      lines.push(name + " = " + productTerms(c.left[i], c.right[j], t) + " = " + (c.d_k ? num(sum) : text));
       if (c.d_k) lines.push("(" + name + ") / √" + c.d_k + " = " + num(sum) + " / " + num(Math.sqrt(c.d_k)) + " = " + text);
     } else if (c.op === "softmax") {
       var logits = logitsOf(c, i), allowed = allowedRow(h, i), s = c.names[0];
