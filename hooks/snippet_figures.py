@@ -35,8 +35,8 @@ import languages
 from figure_drawing import ROOT, SNIPPETS, draw_svg, drawing, figure_data, forget
 from figure_numbers import numbers_html
 
-# `![caption](fig_name.py)` alone on a line.
-DIRECTIVE = re.compile(r"^!\[(?P<caption>[^\]]*)\]\((?P<file>fig_\w+\.py)\)[ \t]*$", re.M)
+# `![caption](fig_name.py)` alone on a line; the caption may hold bracketed words ("[CLS]").
+DIRECTIVE = re.compile(r"^!\[(?P<caption>(?:[^\[\]]|\[[^\[\]]*\])*)\]\((?P<file>fig_\w+\.py)\)[ \t]*$", re.M)
 FENCE = re.compile(r"^(```|~~~)")
 PLACEHOLDER = re.compile(
     r'<span class="snippet-figure-svg" data-snippet="(?P<stem>fig_\w+)" data-lang="(?P<lang>\w+)"'

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import minilm_heads
 import relevance_training
 import running_example
 from conftest import DOCS, PAGES
@@ -23,7 +24,8 @@ from figure_drawing import _render, figure_snippets
 SVG = "{http://www.w3.org/2000/svg}"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 EXAMPLE_WORDS = set(running_example.SOURCE_WORDS + running_example.LONG_TARGET_WORDS
-                    + relevance_training.VOCAB)
+                    + relevance_training.VOCAB
+                    + [token.strip("[]") for token in minilm_heads.TOKENS])  # [CLS] and [SEP] too
 NAMED_FUNCTIONS = {"softmax", "sin", "cos", "pos", "tanh", "ln"}
 PAGES_WITH_FIGURES = [page for page in PAGES if "](fig_" in (DOCS / f"{page}.md").read_text(encoding="utf-8")]
 

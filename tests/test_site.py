@@ -176,6 +176,12 @@ def blocks_under_test():
     return tested
 
 
+def test_a_figure_caption_may_hold_bracketed_words():
+    match = DIRECTIVE.search("![Most weight is on [CLS], little on [SEP]](fig_name.py)\n")
+    assert match["caption"] == "Most weight is on [CLS], little on [SEP]" and match["file"] == "fig_name.py"
+    assert DIRECTIVE.search("![an unopened ] bracket](fig_name.py)\n") is None
+
+
 def test_every_python_block_on_the_site_is_tested(built_site):
     tested = blocks_under_test()
     untested = []

@@ -1,0 +1,87 @@
+"""Claims made in prose by the chapter "Attention in a trained model".
+
+Its code blocks check the numbers they print; these tests check that the prose
+names no number that its code does not print, and the statements it makes
+around them about the real weights of all-MiniLM-L6-v2.
+"""
+
+import re
+
+import numpy as np
+import pytest
+
+from conftest import DOCS
+from minilm import attention_weights
+from minilm_heads import (BLACK, CAT, CLS, DRANK, MILK, SENTENCE, SEP, THE, THE_2, WORDS,
+                          score_products, special_share, strongest_head)
+
+PAGES = ["trained-model.md", "trained-model.zh.md"]
+FENCE = re.compile(r"^[ ]*```.*?^[ ]*```", re.S | re.M)
+NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+|%)")  # 0.53, 92%: what a reader would compare with an output
+
+
+def prose_and_outputs(page):
+    """The page's prose (no code, no maths, no figure lines) and the text of its code blocks."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    code = "\n".join(FENCE.findall(text))
+    prose = FENCE.sub("", text)
+    prose = re.sub(r"\$[^$]*\$|`[^`]*`|^[ ]*!\[.*$", "", prose, flags=re.M)
+    return prose, code
+
+
+def prose_numbers(prose):
+    return NUMBER.findall(prose)
+
+
+def not_printed(numbers, code):
+    """The numbers that the code's text does not hold as a whole number (0.3 is not in 0.36)."""
+    return [n for n in numbers if not re.search(rf"(?<![\d.]){re.escape(n)}(?![\d%])", code)]
+
+
+def test_the_number_check_notices_a_typed_number():
+    prose, code = "It gives 0.53 to drank, 92% of the time, and 0.3 to cat.", "drank 0.53, cat 0.36"
+    assert not_printed(prose_numbers(prose), code) == ["92%", "0.3"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_number_in_the_prose_is_printed_by_the_page_code(page):
+    prose, code = prose_and_outputs(page)
+    assert prose_numbers(prose), "the check found no number at all"
+    assert not_printed(prose_numbers(prose), code) == []
+
+
+@pytest.fixture(scope="module")
+def weights():
+    return attention_weights(SENTENCE)[1]  # (6, 12, 8, 8)
+
+
+def test_the_named_heads_do_what_the_page_says(weights):
+    previous, following, noun, obj = weights[0, 2], weights[1, 8], weights[2, 8], weights[0, 4]
+    assert all(previous[i].argmax() == i - 1 for i in WORDS[1:])  # every word, the token before it
+    assert following[BLACK].argmax() == CAT and following[BLACK, CAT] > 0.5  # "black" gives "cat" most of its row
+    assert [noun[i, 1:-1].argmax() + 1 for i in (THE, THE_2, BLACK)] == [CAT, MILK, CAT]  # skips "black"
+    assert obj[DRANK, MILK] > 0.9  # "almost all of its row"
+
+
+def test_milk_averaged_over_heads_goes_mostly_to_cls_in_layers_1_to_4(weights):
+    milk = weights[:, :, MILK].mean(axis=1)  # (layers, tokens)
+    assert np.all(milk.argmax(axis=1) == CLS)  # in every layer [CLS] gets the most
+    assert np.all(milk[1:5, CLS] > 0.5) and milk[0, CLS] < 0.5 and milk[5, CLS] < 0.5
+    assert np.all(milk[:, DRANK] < 0.1)  # "drank" never stands out
+
+
+def test_cls_takes_most_of_the_special_tokens_weight_in_the_middle_layers(weights):
+    words = weights[:, :, 1:-1]  # (layers, heads, words, tokens)
+    cls, sep = words[..., CLS].mean(axis=(1, 2)), words[..., SEP].mean(axis=(1, 2))
+    assert np.all(cls[1:5] > sep[1:5])
+    assert np.allclose(cls + sep, special_share(weights).mean(axis=1))
+
+
+def test_in_the_real_score_cls_outweighs_drank_and_no_product_is_named(weights):
+    layer, head = strongest_head(MILK, DRANK)
+    row = weights[layer, head, MILK]
+    assert row[CLS] > row[DRANK] > row[[i for i in WORDS if i != DRANK]].max()  # "slightly more weight"
+    products = np.sort(score_products(layer, head, MILK, DRANK))[::-1]
+    assert np.all(products[:10] > 0)  # the ten largest, all positive
+    assert 0.2 < products[0] / products.sum() < 0.3  # "about a quarter of the score"
+    assert products[:9].sum() < products.sum() < products[:10].sum()  # "it takes ten of them"
