@@ -151,6 +151,26 @@ def test_the_javascript_attention_agrees_with_attention_py(page, served_site):
             assert np.allclose(turned, key, rtol=0, atol=1e-9)  # it starts from the figure's key
 
 
+def test_a_long_dot_product_names_its_four_largest_products_and_sums_the_rest(page, served_site):
+    """The trained model's score q_milk · k_drank has 32 products: the cell names 4 and sums 28."""
+    from minilm_heads import DRANK, MILK, score_products, strongest_head
+
+    page.goto(page_url(served_site, "trained-model", "en"))
+    lines = page.evaluate("""col => {
+      const h = Array.from(document.querySelectorAll('svg[data-figure]'))
+        .flatMap(svg => JSON.parse(svg.dataset.figure).heatmaps)
+        .find(h => h.computed_as && h.computed_as.op === 'dot' && h.rows[0] === 'milk');
+      return window.cellExplanations.explain(h, 0, col, window.cellExplanations.TEXT.en); }""", DRANK)
+    products = score_products(*strongest_head(MILK, DRANK), MILK, DRANK)  # (32,)
+    line = next(line for line in lines if "smaller products" in line)
+    shown = [float(a.replace("−", "-")) * float(b.replace("−", "-"))
+             for a, b in re.findall(r"\(([−\d.]+)\)\(([−\d.]+)\)", line)]
+    largest = products[np.argsort(-np.abs(products))[:4]]
+    assert np.allclose(shown, largest, atol=0.02), line
+    rest = float(re.search(r"28 smaller products \(([−\d.]+)\)", line)[1].replace("−", "-"))
+    assert rest == pytest.approx(products.sum() - largest.sum(), abs=0.01), line
+
+
 # ---- Mouse, touch and keyboard, both languages and both schemes ----
 
 EXPLAINED = {"en": "QKᵀ (factor matrix) · row “blue”, column “ball”", "zh": "QKᵀ（因子矩阵） · 行 “blue”，列 “ball”"}
