@@ -11,7 +11,9 @@ their numbers.
 
 import sys
 
+import matplotlib.patches as mpatches
 import matplotlib.pyplot as plt
+import numpy as np
 
 import minilm
 from minilm_heads import SENTENCE, named_heads
@@ -24,22 +26,36 @@ LABELS = {
 }
 
 
+def mosaic(weights, gap=1):
+    """Every head's grid in one matrix, layers down and heads across, gaps of NaN between.
+
+    (layers, heads, n, n) -> (layers * (n + gap) - gap, heads * (n + gap) - gap): one
+    image instead of 72 keeps the figure light.
+    """
+    n_layers, n_heads, n, _ = weights.shape
+    tiles = np.full((n_layers, n_heads, n + gap, n + gap), np.nan)
+    tiles[:, :, :n, :n] = weights
+    grid = tiles.transpose(0, 2, 1, 3).reshape(n_layers * (n + gap), n_heads * (n + gap))
+    return grid[:-gap, :-gap]
+
+
 def draw(lang="en"):
     use_language(lang)
     text = LABELS[lang]
     tokens, weights = minilm.attention_weights(SENTENCE)  # (layers, heads, n, n)
     n_layers, n_heads, n, _ = weights.shape
-    outlined = {(layer, head) for layer, head, _ in named_heads().values()}
-    fig, axes = plt.subplots(n_layers, n_heads, figsize=(8.6, 4.9), layout="constrained")
-    for (layer, head), ax in zip([(l, h) for l in range(n_layers) for h in range(n_heads)], axes.flat):
-        heatmap(ax, weights[layer, head], [""] * n, [""] * n, "weight", fmt="")  # a glance: no numbers
-        if (layer, head) in outlined:
-            for spine in ax.spines.values():
-                spine.set(visible=True, edgecolor=HIGHLIGHT, linewidth=3)
-        if head == 0:
-            ax.set_ylabel(text["layer"].format(layer), fontsize=9)
-        if layer == 0:
-            ax.set_title(text["head"].format(head), fontsize=9)
+    step = n + 1  # a grid and its gap
+    fig, ax = plt.subplots(figsize=(8.6, 4.6), layout="constrained")
+    grid = mosaic(weights)  # (6 * 9 - 1, 12 * 9 - 1)
+    image = heatmap(ax, grid, [""] * grid.shape[0], [""] * grid.shape[1], "weight", fmt="")  # a glance: no numbers
+    image.set_interpolation("none")  # the SVG holds one pixel per cell, drawn sharp
+    ax.set_xticks([h * step + (n - 1) / 2 for h in range(n_heads)],
+                  labels=[text["head"].format(h) for h in range(n_heads)], fontsize=9)
+    ax.set_yticks([l * step + (n - 1) / 2 for l in range(n_layers)],
+                  labels=[text["layer"].format(l) for l in range(n_layers)], fontsize=9)
+    for layer, head, _ in named_heads().values():
+        ax.add_patch(mpatches.Rectangle((head * step - 0.65, layer * step - 0.65), n + 0.3, n + 0.3,
+                                        fill=False, edgecolor=HIGHLIGHT, linewidth=2.5, clip_on=False))
     return fig
 
 

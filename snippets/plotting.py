@@ -139,7 +139,7 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
     if kind not in SCALES:
         raise ValueError(f"kind must be one of {', '.join(SCALES)}, not {kind!r}")
     scale = SCALES[kind]
-    image = ax.imshow(data, aspect="equal", **scale)
+    image = ax.imshow(data, aspect="equal", interpolation="none", **scale)  # one pixel per cell in the SVG
     n_rows, n_cols = data.shape
     ax.set_xticks(range(n_cols), labels=col_labels)
     ax.set_yticks(range(n_rows), labels=row_labels)
