@@ -2,8 +2,10 @@
 
 For "The black cat drank the milk", the head that puts the most weight on
 each pattern of `minilm_heads.PATTERNS`: the previous word, the next word,
-a determiner's noun, a verb's object. Rows are query tokens and columns key
-tokens; each row is softmax(q·k / √32) over the row's keys and sums to 1.
+a determiner's noun, a verb's object (found as "drank" -> "milk": a pair of
+words this head matches, not a verb and its object). Rows are query tokens
+and columns key tokens; each row is softmax(q·k / √32) over the row's keys
+and sums to 1.
 The row that shows the pattern best is outlined: "cat" (previous word),
 "black" (next word), the first "the" (its noun "cat", past "black") and
 "drank" (its object "milk").
@@ -20,10 +22,10 @@ from plotting import heatmap, softmax_rows, use_language
 # The figure's text in each language (the tokens are data).
 LABELS = {
     "en": {"previous word": "previous word", "next word": "next word",
-           "determiner → noun": "determiner → its noun", "verb → object": "verb → its object",
+           "determiner → noun": "determiner → its noun", "verb → object": "drank → milk",
            "title": "layer {layer}, head {head}: {name}", "query": "query token", "key": "key token"},
     "zh": {"previous word": "前一个词", "next word": "后一个词",
-           "determiner → noun": "限定词 → 它的名词", "verb → object": "动词 → 它的宾语",
+           "determiner → noun": "限定词 → 它的名词", "verb → object": "drank → milk",
            "title": "第 {layer} 层，头 {head}：{name}", "query": "查询词元", "key": "键词元"},
 }
 SHOWN_ROW = {"previous word": CAT, "next word": BLACK, "determiner → noun": THE, "verb → object": DRANK}

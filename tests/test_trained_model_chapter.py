@@ -85,3 +85,12 @@ def test_in_the_real_score_cls_outweighs_drank_and_no_product_is_named(weights):
     assert np.all(products[:10] > 0)  # the ten largest, all positive
     assert 0.2 < products[0] / products.sum() < 0.3  # "about a quarter of the score"
     assert products[:9].sum() < products.sum() < products[:10].sum()  # "it takes ten of them"
+
+
+def test_the_object_head_over_many_sentences_is_where_milk_gives_drank_most_not_the_drank_milk_head():
+    from dependency_heads import best_head
+    from minilm_heads import named_heads
+
+    (layer, head), _ = best_head("dobj")
+    assert (layer, head) == strongest_head(MILK, DRANK)  # "the head in which milk gave drank the most"
+    assert (layer, head) != named_heads()["verb → object"][:2]  # "does not appear"
