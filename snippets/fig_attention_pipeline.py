@@ -21,10 +21,10 @@ from running_example import (D_K, DIMENSIONS, FEATURES, POSITION, SOURCE_WORDS, 
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
-    "en": {"scores": "scores = Q·Kᵀ/√{d_k}", "weights": "weights = softmax",
+    "en": {"scores": "scores = Q·Kᵀ/√{d_k}", "weights": "weights = softmax(scores)",
            "output": "Z = weights·V",
            "dimensions": DIMENSIONS, "features": FEATURES, "values": VALUES},
-    "zh": {"scores": "分数 = Q·Kᵀ/√{d_k}", "weights": "权重 = softmax",
+    "zh": {"scores": "分数 = Q·Kᵀ/√{d_k}", "weights": "权重 = softmax(分数)",
            "output": "Z = 权重·V",
            "dimensions": ["事物", "颜色", "冠词", "动词"] + POSITION,
            "features": ["事物", "颜色", "冠词", "动词"], "values": ["事物", "颜色", "功能词"]},

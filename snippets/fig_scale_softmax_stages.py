@@ -18,9 +18,9 @@ from running_example import D_K, SOURCE_WORDS, source_qkv
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
     "en": {"factors": "factors: QKᵀ", "scores": "scores: QKᵀ / √{d_k}",
-           "weights": "weights: softmax"},
+           "weights": "weights: softmax(scores)"},
     "zh": {"factors": "因子：QKᵀ", "scores": "分数：QKᵀ / √{d_k}",
-           "weights": "权重：softmax"},
+           "weights": "权重：softmax(分数)"},
 }
 
 

@@ -27,10 +27,10 @@ TRIALS = 1000
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
     "en": {"unscaled": "q·k, unscaled", "spread": "spread (standard deviation)",
-           "largest": "largest weight in the row", "gradient": "its gradient w(1 − w)",
+           "largest": "largest weight in the row", "gradient": "its derivative w(1 − w)",
            "uniform": "1/{n}: all keys equal"},
     "zh": {"unscaled": "q·k（未缩放）", "spread": "离散程度（标准差）",
-           "largest": "一行中最大的权重", "gradient": "它的梯度 w(1 − w)",
+           "largest": "一行中最大的权重", "gradient": "它的导数 w(1 − w)",
            "uniform": "1/{n}：所有键平分"},
 }
 

@@ -24,7 +24,7 @@ LABELS = {
            "scaled": "each Value row, scaled", "sum": "sum", "values": VALUES},
     "zh": {"factors": "blue 的因子", "weights": "blue 的注意力权重",
            "factors_sum": "= (QKᵀ)V 中 blue 那一行", "weights_sum": "= blue 的注意力输出",
-           "scaled": "乘过的各个值向量", "sum": "和", "values": ["事物", "颜色", "功能词"]},
+           "scaled": "各个值向量乘上各自的系数", "sum": "和", "values": ["事物", "颜色", "功能词"]},
 }
 
 
