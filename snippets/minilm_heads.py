@@ -66,8 +66,14 @@ def strongest_head(query, key, sentence=SENTENCE):
     return int(layer), int(head)
 
 
-def score_products(layer, head, query, key, sentence=SENTENCE):
-    """The d_head products q[m]·k[m] whose sum is the score of (query, key) in one head (before ÷√d_head)."""
+def query_and_key(layer, head, query, key, sentence=SENTENCE):
+    """The query row of token `query` and the key row of token `key` in one head: (d_head,) each."""
     _, inputs, _, _ = minilm.run(sentence)
     q, k = minilm.queries_and_keys(inputs[layer], layer)  # (heads, n, d_head) each
-    return q[head, query] * k[head, key]  # (d_head,)
+    return q[head, query], k[head, key]
+
+
+def score_products(layer, head, query, key, sentence=SENTENCE):
+    """The d_head products q[m]·k[m] whose sum is the score of (query, key) in one head (before ÷√d_head)."""
+    q, k = query_and_key(layer, head, query, key, sentence)
+    return q * k  # (d_head,)
