@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 
 from plotting import ink, use_language
+from running_example import SOURCE_WORDS, TARGET_WORDS, shift_right
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
@@ -80,7 +81,7 @@ def draw(lang="en"):
     ax.axis("off")
 
     # Encoder: source words -> embedding + position -> N encoder layers.
-    ax.text(25, 2, "The ball is blue", ha="center", va="center", fontsize=10, style="italic")
+    ax.text(25, 2, " ".join(SOURCE_WORDS), ha="center", va="center", fontsize=10, style="italic")
     arrow(ax, (25, 4.5), (25, 8))
     box(ax, 8, 8, 34, 7, text["embedding"])
     arrow(ax, (25, 15), (25, 22))
@@ -91,7 +92,7 @@ def draw(lang="en"):
     box(ax, 8, 36, 34, 8, text["feed"])
 
     # Decoder: target words -> embedding + position -> N decoder layers.
-    ax.text(85, 2, "<start> La bola es", ha="center", va="center", fontsize=10, style="italic")
+    ax.text(85, 2, " ".join(shift_right(TARGET_WORDS)), ha="center", va="center", fontsize=10, style="italic")
     arrow(ax, (85, 4.5), (85, 8))
     box(ax, 66, 8, 38, 7, text["embedding"])
     arrow(ax, (85, 15), (85, 22))

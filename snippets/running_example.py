@@ -22,6 +22,7 @@ TARGET_WORDS = ["La", "bola", "es", "azul"]
 # A longer translation, "the ball is of (the) colour blue": 6 target words
 # against 4 source words, so encoder-decoder attention is a 6 x 4 matrix.
 LONG_TARGET_WORDS = ["La", "bola", "es", "de", "color", "azul"]
+START = "<start>"  # what the decoder reads before the first target word
 
 FEATURES = ["thing", "colour", "article", "verb"]  # what kind of word it is
 POSITION = ["sin(pos)", "cos(pos)"]  # where it stands
@@ -140,6 +141,19 @@ def source_qkv(words=SOURCE_WORDS):
 def decoder_input(words):
     """The decoder's rows: the same embedding table and position encoding.  (n, d_model)"""
     return encoder_input(words)
+
+
+def shift_right(words, start=START):
+    """The words a decoder reads in training: the target moved one place right.
+
+    Position i reads ``words[i - 1]`` (the start token at i = 0) and is
+    trained to write ``words[i]``, so no position reads the word it must
+    write.
+
+    >>> shift_right(["La", "bola", "es", "azul"])
+    ['<start>', 'La', 'bola', 'es']
+    """
+    return [start, *words[:-1]]
 
 
 def target_qkv(words=TARGET_WORDS):

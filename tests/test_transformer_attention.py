@@ -173,3 +173,34 @@ def test_encoder_self_attention_is_source_by_source_and_unmasked():
     n_s = len(ex.SOURCE_WORDS)
     assert weights.shape == (n_s, n_s) and output.shape == (n_s, ex.D_V)
     assert np.all(weights > 0)  # every source word sees every source word, later ones too
+
+
+# --- which position a decoder row is (issue 28: one convention, said once) ---------
+
+def test_shift_right_puts_the_start_token_first_and_drops_the_last_word():
+    assert ex.shift_right(ex.TARGET_WORDS) == [ex.START, "La", "bola", "es"]
+    for read, write in zip(ex.shift_right(ex.LONG_TARGET_WORDS)[1:], ex.LONG_TARGET_WORDS):
+        assert read == write  # position i + 1 reads the word position i writes
+
+
+def test_the_position_that_reads_es_is_the_row_that_writes_azul_and_finds_blue():
+    # Encoder-decoder rows are named after the word they write: the row of
+    # "azul" is the position whose shifted input is "es", and it finds "blue".
+    _, weights = scaled_dot_product_attention(*ex.cross_qkv())
+    row = ex.TARGET_WORDS.index("azul")
+    assert ex.shift_right(ex.TARGET_WORDS)[row] == "es"
+    assert ex.SOURCE_WORDS[weights[row].argmax()] == "blue"
+
+
+@pytest.mark.parametrize("suffix", ["", ".zh"])
+def test_the_pages_state_both_row_conventions_and_link_them(suffix):
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    cross = (docs / f"encoder-decoder-attention{suffix}.md").read_text(encoding="utf-8")
+    decoder = (docs / f"decoder-self-attention{suffix}.md").read_text(encoding="utf-8")
+    assert "{ #which-position-finds-blue }" in cross
+    assert "shift_right(TARGET_WORDS)" in cross  # the page prints what each position reads
+    assert "reads es      -> writes azul" in cross
+    assert "encoder-decoder-attention.md#which-position-finds-blue" in decoder
+    assert "decoder-self-attention.md" in cross.split("{ #which-position-finds-blue }")[1].split("\n## ")[0]
