@@ -1,0 +1,82 @@
+"""The sinusoidal position encoding of the original Transformer, in NumPy.
+
+Vaswani et al. (2017), section 3.5: position ``pos`` gets, in columns 2i and
+2i + 1,
+
+    PE(pos, 2i)     = sin(pos * omega_i)
+    PE(pos, 2i + 1) = cos(pos * omega_i),    omega_i = 1 / base ** (2i / d_model)
+
+with base = 10000, so the wavelengths run from 2*pi (i = 0) up to almost
+10000 * 2*pi. The running example's two position columns are the pair i = 0.
+
+    pe = sinusoidal_position_encoding(n_positions, d_model)   # (n_positions, d_model)
+"""
+
+import numpy as np
+
+
+def frequencies(d_model, base=10000.0):
+    """The angular frequency omega_i of each sine/cosine pair.  (d_model // 2,)
+
+    Parameters
+    ----------
+    d_model : int
+        Width of a row; must be even, since the columns come in pairs.
+    base : float, optional
+        10000 in the original Transformer.
+
+    Examples
+    --------
+    >>> frequencies(8)
+    array([1.   , 0.1  , 0.01 , 0.001])
+    """
+    if not isinstance(d_model, (int, np.integer)) or d_model < 2 or d_model % 2:
+        raise ValueError(f"d_model must be an even integer >= 2 (sine and cosine come in pairs), got {d_model!r}")
+    i = np.arange(d_model // 2)  # (d_model / 2,)
+    return base ** (-2 * i / d_model)
+
+
+def sinusoidal_position_encoding(n_positions, d_model, base=10000.0):
+    """Position encoding of positions 0 .. n_positions - 1, sine in even columns, cosine in odd.
+
+    Parameters
+    ----------
+    n_positions : int
+        How many positions (words) to encode, at least 1.
+    d_model : int
+        Width of each row, even.
+    base : float, optional
+        10000 in the original Transformer.
+
+    Returns
+    -------
+    ndarray, shape (n_positions, d_model)
+
+    Examples
+    --------
+    >>> sinusoidal_position_encoding(2, 4).round(2)
+    array([[0.  , 1.  , 0.  , 1.  ],
+           [0.84, 0.54, 0.01, 1.  ]])
+    """
+    if not isinstance(n_positions, (int, np.integer)) or n_positions < 1:
+        raise ValueError(f"n_positions must be a positive integer, got {n_positions!r}")
+    angles = np.arange(n_positions)[:, None] * frequencies(d_model, base)  # (n, d_model / 2)
+    pe = np.empty((n_positions, d_model))
+    pe[:, 0::2] = np.sin(angles)
+    pe[:, 1::2] = np.cos(angles)
+    return pe
+
+
+def shift_matrix(offset, d_model, base=10000.0):
+    """The fixed linear map that takes PE(pos) to PE(pos + offset), for every pos.  (d_model, d_model)
+
+    Each sine/cosine pair is a point on a circle; moving ``offset`` places on
+    rotates it by offset * omega_i, whatever pos is. Use it on rows:
+    ``pe[pos] @ shift_matrix(k, d_model)`` equals ``pe[pos + k]``.
+    """
+    m = np.zeros((d_model, d_model))
+    for i, omega in enumerate(frequencies(d_model, base)):
+        c, s = np.cos(offset * omega), np.sin(offset * omega)
+        # row vector (sin a, cos a) @ [[c, -s], [s, c]] = (sin(a + b), cos(a + b)), b = offset * omega
+        m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[c, -s], [s, c]]
+    return m
