@@ -20,12 +20,16 @@ multi_head_attention projects the rows (x @ w), splits the projections into
 n_heads column slices of width d_head = d_model / n_heads, runs
 scaled_dot_product_attention on each (weights (..., n_heads, n_q, n_k)),
 puts the heads' outputs side by side again and multiplies them by w_o.
+
+What a Transformer layer does with that output (post-norm, as in the original):
+
+    x = add_and_norm(x, sublayer_out)   # layer_norm(x + sublayer_out): added, then normalised
 """
 
 import numpy as np
 
 __all__ = ["softmax", "scaled_dot_product_attention", "multi_head_attention",
-           "split_heads", "merge_heads"]
+           "split_heads", "merge_heads", "layer_norm", "add_and_norm"]
 
 
 def softmax(x, axis=-1):
@@ -217,6 +221,96 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None, bias
     v = split_heads(x_kv @ w_v + b_v, n_heads)  # (..., n_heads, n_k, d_head)
     heads, weights = scaled_dot_product_attention(q, k, v, mask)  # (..., n_heads, n_q, d_head)
     return merge_heads(heads) @ w_o + b_o, weights  # (..., n_q, d_model), (..., n_heads, n_q, n_k)
+
+
+def layer_norm(x, eps=1e-5):
+    """Each row shifted to mean 0 and scaled to variance 1, across its own columns.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, d_model)
+        One row per word.
+    eps : float, optional
+        Added to the variance before the square root, so a row whose entries
+        are all equal gives zeros, not a division by zero. 1e-5 is PyTorch's
+        default for ``torch.nn.LayerNorm``; BERT uses 1e-12.
+
+    Returns
+    -------
+    ndarray, shape (..., n, d_model)
+        ``(x - mean) / sqrt(variance + eps)``, the mean and variance taken
+        over the last axis of each row.
+
+    Raises
+    ------
+    ValueError
+        If `x` has fewer than 2 dimensions, no columns, or holds NaN or
+        infinity, or if `eps` is not positive.
+
+    Notes
+    -----
+    A trained layer normalisation then multiplies each column by a learned
+    gain and adds a learned bias (``torch.nn.LayerNorm(d_model)`` starts them
+    at 1 and 0). This function leaves them out: it is layer normalisation
+    with gain 1 and bias 0.
+
+    Examples
+    --------
+    >>> layer_norm([[1.0, 2.0, 3.0]]).round(3)
+    array([[-1.225,  0.   ,  1.225]])
+    """
+    (x,) = _as_float_arrays(x=x)
+    if x.shape[-1] == 0:
+        raise ValueError(f"x must have at least one column, got shape {x.shape}")
+    if not eps > 0:
+        raise ValueError(f"eps must be positive, got {eps!r}")
+    mean = x.mean(axis=-1, keepdims=True)  # (..., n, 1)
+    variance = x.var(axis=-1, keepdims=True)  # (..., n, 1)
+    return (x - mean) / np.sqrt(variance + eps)  # (..., n, d_model)
+
+
+def add_and_norm(x, sublayer_out, eps=1e-5):
+    """The residual connection and layer normalisation around a sub-layer: LayerNorm(x + sublayer_out).
+
+    A sub-layer (attention, or the feed-forward network) does not replace a
+    word's row: its output is added to the row it was computed from, and the
+    sum is normalised. This is the original Transformer's order (post-norm,
+    Vaswani et al. 2017, section 3.1).
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, d_model)
+        The rows that went into the sub-layer.
+    sublayer_out : array_like, shape (..., n, d_model)
+        What the sub-layer computed from them, one row per row of `x`; for
+        attention, its output after W_O.
+    eps : float, optional
+        As in `layer_norm`.
+
+    Returns
+    -------
+    ndarray, shape (..., n, d_model)
+        ``layer_norm(x + sublayer_out, eps)``.
+
+    Raises
+    ------
+    ValueError
+        If the two shapes differ (a residual adds row to row, so nothing is
+        broadcast), or as `layer_norm`.
+
+    Examples
+    --------
+    >>> x = np.array([[1.0, 0.0]])
+    >>> add_and_norm(x, np.array([[0.0, 3.0]])).round(3)   # the sum (1, 3), normalised
+    array([[-1.,  1.]])
+    """
+    x, sublayer_out = _as_float_arrays(x=x, sublayer_out=sublayer_out)
+    if x.shape != sublayer_out.shape:
+        raise ValueError(
+            f"x and sublayer_out must have the same shape (one output row per input row), "
+            f"got x {x.shape} and sublayer_out {sublayer_out.shape}"
+        )
+    return layer_norm(x + sublayer_out, eps)  # (..., n, d_model)
 
 
 def _masked_softmax(scores, mask):

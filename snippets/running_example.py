@@ -10,6 +10,9 @@ weight says what one kind of word looks for.
     d_k = 4       width of a Query or Key row: one entry per feature
     d_v = 3       width of a Value row: what a word hands over
 
+W_O (d_v, d_model) brings attention's output back to the width of X, so that
+a Transformer can add it to each word's row; see `output_projection`.
+
 In a trained Transformer nobody names the columns: d_model is 512 in the
 original paper, the embeddings and weights are learned, and the position
 encoding is added to all 512 columns rather than kept in two of its own.
@@ -89,6 +92,20 @@ W_V = np.array([
 # The position columns get zero weight in all three: in this toy, attention
 # looks at what the words are, not where they stand.
 
+# W_O: the output projection. Attention's output Z has one row of d_v = 3 per
+# word; W_O turns it into a row of d_model = 6, as wide as the word's own row,
+# so that the two can be added (the residual connection). Each Value column is
+# written into the feature of the same name: "thing" into thing, "colour" into
+# colour. "function" says "a function word" without saying which kind, so
+# half of it goes to article and half to verb. Nothing is written into the
+# position columns.  (d_v, d_model)
+W_O = np.array([
+    # thing colour article verb  sin  cos
+    [1,    0,     0,      0,    0,   0],   # thing
+    [0,    1,     0,      0,    0,   0],   # colour
+    [0,    0,     0.5,    0.5,  0,   0],   # function
+], dtype=float)
+
 # The Query layer of encoder-decoder attention: a target word looks for the
 # source word of its own kind.  (d_model, d_k)
 W_Q_CROSS = np.array([
@@ -131,6 +148,17 @@ def project(x):
     Returns q (n, d_k), k (n, d_k) and v (n, d_v); row i belongs to word i.
     """
     return x @ W_Q, x @ W_K, x @ W_V
+
+
+def output_projection(z):
+    """Attention's output times W_O: what attention adds to each word's row.
+
+    z is (n, d_v), one row per query word; returns (n, d_model), the width of X.
+    """
+    z = np.asarray(z, dtype=float)
+    if z.ndim != 2 or z.shape[1] != D_V:
+        raise ValueError(f"z must have shape (n, d_v) = (n, {D_V}), got {z.shape}")
+    return z @ W_O  # (n, d_model)
 
 
 def source_qkv(words=SOURCE_WORDS):

@@ -295,3 +295,55 @@ def test_multi_head_attention_rejects_bad_input_with_a_plain_value_error(change,
                      w_v=np.eye(6), w_o=np.eye(6), n_heads=2)
     with pytest.raises(ValueError, match=message):
         multi_head_attention(**{**arguments, **change})
+
+
+# --- The residual connection and layer normalisation ----------------------------------------
+
+from attention import add_and_norm, layer_norm  # noqa: E402
+
+
+def test_layer_norm_gives_each_row_mean_zero_and_variance_one():
+    x = RNG.normal(3.0, 5.0, size=(2, 4, 7))  # (batch, n, d_model), far from mean 0, variance 1
+    y = layer_norm(x)
+    np.testing.assert_allclose(y.mean(axis=-1), 0, atol=1e-12)
+    np.testing.assert_allclose(y.var(axis=-1), 1, atol=1e-5)  # 1 / (1 + eps / variance)
+    np.testing.assert_allclose(layer_norm(x[1]), y[1])  # row by row: a batch changes nothing
+
+
+def test_layer_norm_matches_the_written_out_formula_and_bert_s_with_gain_one_and_bias_zero():
+    import minilm
+    x = RNG.normal(size=(5, 6))
+    by_hand = [(row - row.mean()) / np.sqrt(((row - row.mean()) ** 2).mean() + 1e-5) for row in x]
+    np.testing.assert_allclose(layer_norm(x), by_hand, rtol=1e-12)
+    np.testing.assert_allclose(layer_norm(x, eps=minilm.LAYER_NORM_EPS),
+                               minilm.layer_norm(x, np.ones(6), np.zeros(6)), rtol=1e-12)
+
+
+def test_layer_norm_ignores_a_shift_and_a_positive_scale_of_a_row_but_keeps_its_order():
+    x = RNG.normal(size=(3, 6))
+    np.testing.assert_allclose(layer_norm(4.0 * x + 7.0, eps=1e-12), layer_norm(x, eps=1e-12), atol=1e-9)
+    np.testing.assert_array_equal(np.argsort(layer_norm(x)), np.argsort(x))
+
+
+def test_a_row_of_equal_entries_normalises_to_zeros_not_nan():
+    np.testing.assert_array_equal(layer_norm(np.full((2, 4), 3.0)), np.zeros((2, 4)))
+
+
+def test_add_and_norm_adds_before_it_normalises():
+    x, out = RNG.normal(size=(4, 6)), RNG.normal(size=(4, 6))
+    np.testing.assert_allclose(add_and_norm(x, out), layer_norm(x + out))
+    assert not np.allclose(add_and_norm(x, out), layer_norm(out))  # the input row is kept
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: layer_norm(np.ones(6)), "at least 2 dimensions"),
+    (lambda: layer_norm(np.ones((3, 0))), "at least one column"),
+    (lambda: layer_norm(np.full((3, 6), np.nan)), "x contains NaN"),
+    (lambda: layer_norm(np.ones((3, 6)), eps=0), "eps must be positive"),
+    (lambda: add_and_norm(np.ones((3, 6)), np.ones((3, 4))), "same shape"),
+    (lambda: add_and_norm(np.ones((3, 6)), np.ones((1, 6))), "same shape"),  # no broadcasting
+    (lambda: add_and_norm(np.ones((3, 6)), np.full((3, 6), np.inf)), "sublayer_out contains NaN"),
+])
+def test_layer_norm_and_add_and_norm_reject_bad_input_with_a_plain_value_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -11,7 +11,8 @@ line is ignored):
 where the words are words of the sentence, the spaces between the parts may
 be repeated (for aligned columns), and <name> is one of the keys of
 `reference()`: x, q, k, v, factors (QKᵀ), scores (QKᵀ/√d_k), weights
-(softmax of the scores), raw_output ((QKᵀ)V) or output (weights · V).
+(softmax of the scores), raw_output ((QKᵀ)V), output (weights · V), added
+(output · W_O), summed (x + added) or normed (LayerNorm of summed).
 
 Every fact must match what `running_example` and `attention` compute, to
 the number of decimals shown; the same quantity must be shown with the same
@@ -25,9 +26,9 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from attention import scaled_dot_product_attention
+from attention import add_and_norm, layer_norm, scaled_dot_product_attention
 from conftest import DOCS
-from running_example import D_K, SOURCE_WORDS, encoder_input, source_qkv
+from running_example import D_K, FEATURES, SOURCE_WORDS, W_O, encoder_input, output_projection, source_qkv
 
 WORD = "|".join(re.escape(w) for w in SOURCE_WORDS)
 NUMBER = r"-?\d+(?:\.\d*)?"
@@ -46,8 +47,9 @@ def reference():
     q, k, v = source_qkv()
     factors = q @ k.T  # (n, n)
     output, weights = scaled_dot_product_attention(q, k, v)
+    x = encoder_input(SOURCE_WORDS)
     return {
-        "x": encoder_input(SOURCE_WORDS),
+        "x": x,
         "q": q,
         "k": k,
         "v": v,
@@ -56,6 +58,9 @@ def reference():
         "weights": weights,
         "raw_output": factors @ v,
         "output": output,
+        "added": output_projection(output),
+        "summed": x + output_projection(output),
+        "normed": add_and_norm(x, output_projection(output)),
     }
 
 
@@ -180,3 +185,35 @@ def test_two_pages_that_disagree_are_caught():
 def test_the_formats_are_only_read_inside_expected_output_blocks(line):
     assert facts_in(f"```text\n{line}\n```\n") == []
     assert facts_in(page(line))
+
+
+def test_a_wrong_entry_of_the_residual_rows_is_caught():
+    facts = facts_in(page("normed[blue]  [ 0.93  1.38 -0.21 -0.21 -0.12 -1.76]",
+                          "added[blue]   [0.81 0.11 0.04 0.40 0.   0.  ]"))
+    assert len(facts) == 12
+    [message] = wrong_facts(facts)
+    assert "added[blue]" in message and "entry 3" in message
+
+
+# The story the residual section tells (weighted-values, "Added to the row, not put in its place").
+
+def test_blue_stays_a_colour_and_gains_a_thing_after_add_and_norm():
+    ref, blue = reference(), SOURCE_WORDS.index("blue")
+    thing, colour = FEATURES.index("thing"), FEATURES.index("colour")
+    features = slice(0, len(FEATURES))
+    x, added, normed = ref["x"][blue], ref["added"][blue], ref["normed"][blue]
+    assert x[features].argmax() == colour and x[thing] == 0
+    assert added[features].argmax() == thing  # what attention adds is mostly "a thing" (from "ball")
+    assert normed[features].argmax() == colour  # the row keeps its own content
+    assert normed[thing] > x[thing] and normed[thing] > 0.5  # and gains "about a thing"
+    assert layer_norm(x[None])[0, thing] < 0 < normed[thing]  # compared like with like, normalised too
+    assert layer_norm(added[None])[0, features].argmax() == thing  # had it replaced the row: a thing
+    # W_O writes each Value column into the feature of its name, and nothing into the position
+    assert W_O[0, thing] == 1 and W_O[1, colour] == 1 and not W_O[:, len(FEATURES):].any()
+    np.testing.assert_allclose(W_O.sum(axis=1), 1)  # every Value column is written in full
+
+
+@pytest.mark.parametrize("z", [np.ones((4, 6)), np.ones(3)])
+def test_output_projection_wants_rows_as_wide_as_a_value_row(z):
+    with pytest.raises(ValueError, match=r"\(n, d_v\)"):
+        output_projection(z)
