@@ -3,15 +3,20 @@
 The glossary (docs/glossary.zh.md) is the source of truth. Each entry names its
 term in the heading and its English name after 英文：; a comment line
 ``<!-- 不用：A、B -->`` under an entry lists the variants the site does not use
-for that concept. Every Chinese page is checked against those lists (an entry
-may name its own variants, as aliases readers meet elsewhere).
+for that concept; a variant written 宽度（用维度） names the word to write instead,
+when that is not the entry's heading. Every Chinese page, every caption and every
+Chinese figure label is checked against those lists (an entry may name its own
+variants, as aliases readers meet elsewhere). A few words are fine in one compound
+and wrong alone (批量 but not 批); BARE_WORDS checks those.
 """
+
+import ast
 
 import re
 
 import pytest
 
-from conftest import DOCS
+from conftest import DOCS, SNIPPETS
 
 GLOSSARY = DOCS / "glossary.zh.md"
 ZH_PAGES = sorted(DOCS.glob("*.zh.md"))
@@ -34,6 +39,12 @@ def entries(glossary_text):
     return found
 
 
+def variant_and_term(variant, terms):
+    """宽度（用维度） -> (宽度, 维度); a plain variant -> (it, the entry's first term)."""
+    instead = re.fullmatch(r"(.+?)（用(.+)）", variant)
+    return (instead.group(1), instead.group(2)) if instead else (variant, terms[0])
+
+
 def prose(markdown):
     """The text a reader reads as sentences: no code, maths, headings, link targets or image alt text."""
     text = re.sub(r"^([ ]*)(```|~~~).*?^\1\2[ ]*$", "", markdown, flags=re.S | re.M)
@@ -51,8 +62,8 @@ def variants_used(text, glossary_entries, own_entry=None):
 
     A variant given as another name after 也叫 (……也叫交叉注意力) points a reader who knows
     that name to ours; it is not a use."""
-    return [(variant, terms[0]) for entry_id, terms, _, variants, _ in glossary_entries
-            if entry_id != own_entry for variant in variants
+    return [(variant, term) for entry_id, terms, _, variants, _ in glossary_entries
+            if entry_id != own_entry for variant, term in (variant_and_term(v, terms) for v in variants)
             if variant in text.replace(f"也叫{variant}", "")]
 
 
@@ -62,6 +73,15 @@ GLOSSARY_ENTRIES = entries(GLOSSARY.read_text(encoding="utf-8"))
 def test_the_glossary_names_variants_to_avoid():
     listed = {v for *_, variants, _ in GLOSSARY_ENTRIES for v in variants}
     assert {"源句子", "目标句子", "遮挡", "前馈层", "值行", "得分"} <= listed
+
+
+def test_the_terms_of_the_d2l_pass_are_enforced():
+    """Issue 28: 《动手学深度学习》's names, and one name per concept where pages differed."""
+    planted = "层归一化；教师强制；一个批次；一小批样本；填充符；填充位置；键词和值词；嵌入的宽度"
+    assert sorted(variants_used(planted, GLOSSARY_ENTRIES)) == sorted([
+        ("层归一化", "层规范化"), ("教师强制", "强制教学"), ("批次", "批量"), ("一小批", "小批量"),
+        ("填充符", "填充词元"), ("填充位置", "填充词元"), ("值词", "键词"), ("宽度", "维度")])
+    assert variants_used("层规范化；强制教学；一个小批量；填充词元；键词；嵌入的维度", GLOSSARY_ENTRIES) == []
 
 
 def test_the_variant_check_finds_a_planted_variant():
@@ -81,6 +101,64 @@ def test_one_term_per_concept(path):
     else:
         used = variants_used(prose(path.read_text(encoding="utf-8")), GLOSSARY_ENTRIES)
     assert used == [], "variants the glossary does not use (variant, the glossary's term)"
+
+
+def zh_figure_text(markdown=None):
+    """The Chinese text of the figures: the strings of every fig snippet's LABELS["zh"] (read, not imported),
+    or, given a page, the captions of its figures."""
+    if markdown is not None:
+        return "\n".join(re.findall(r"^[ ]*!\[(.*)\]\(fig_\w+\.py\)", markdown, flags=re.M))
+    texts = []
+    for snippet in sorted(SNIPPETS.glob("fig_*.py")):
+        for node in ast.walk(ast.parse(snippet.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "LABELS" for t in node.targets):
+                zh = [v for k, v in zip(node.value.keys, node.value.values) if getattr(k, "value", None) == "zh"]
+                texts += [c.value for c in ast.walk(zh[0]) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+    return "\n".join(texts)
+
+
+def test_the_figure_text_is_read_from_labels_and_captions():
+    assert "键词（也提供值）" in zh_figure_text()  # fig_query_row_roles
+    assert zh_figure_text("![左：层归一化](fig_a.py)\n正文里的批次") == "左：层归一化"
+    assert variants_used(zh_figure_text("![左：层归一化](fig_a.py)"), GLOSSARY_ENTRIES) == [("层归一化", "层规范化")]
+    assert bare_words(zh_figure_text("![每个头宽 64](fig_a.py)")) != []
+
+
+def test_figures_use_one_term_per_concept():
+    text = zh_figure_text() + "\n".join(zh_figure_text(p.read_text(encoding="utf-8")) for p in ZH_PAGES)
+    assert variants_used(text, GLOSSARY_ENTRIES) == []
+    assert bare_words(text) == []
+
+
+# A word that is right in one compound and wrong alone (the glossary entry says which).
+BARE_WORDS = {
+    "批 alone: write 批量, 小批量 or 全批量 (glossary: training)": r"批(?!量)",
+    "宽 or 窄 for a vector's size: write 维度, d 维, 维度更低 (glossary: dimensions)": r"(?<![线“])[宽窄]",
+    "投影 for W_Q, W_K, W_V: write 线性层; 投影 is a verb, or W_O's name (glossary: linear layer)":
+        r"(?<!输出)(?<!“)投影(?![成到为（”])",
+}
+
+
+def bare_words(text):
+    return [(rule, m.group(0)) for rule, pattern in BARE_WORDS.items() for m in re.finditer(pattern, text)]
+
+
+def test_each_bare_word_rule_can_fail():
+    for bad in ["一批句子", "一个批次", "每个头宽 64", "行更窄", "三个独立的投影", "BERT 的投影所带的偏置"]:
+        assert bare_words(bad), bad
+    assert bare_words("一个小批量，全批量训练；每个头 64 维；线宽 10 磅；输出投影 W_O；把行投影成 64 维") == []
+
+
+def test_the_variant_check_reads_the_word_to_write_instead():
+    planted = entries("### d_model、d_k、d_v { #dimensions }\n英文：dimensions。\n<!-- 不用：宽度（用维度） -->\n"
+                      "### 强制教学 { #teacher-forcing }\n英文：teacher forcing。\n<!-- 不用：教师强制 -->\n")
+    assert variants_used("嵌入的宽度；这叫教师强制。", planted) == [("宽度", "维度"), ("教师强制", "强制教学")]
+    assert variants_used("嵌入的维度；这叫强制教学。", planted) == []
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=lambda p: p.name)
+def test_no_bare_words(path):
+    assert bare_words(prose(path.read_text(encoding="utf-8"))) == []
 
 
 # --- The English term at first use -------------------------------------------------------------
