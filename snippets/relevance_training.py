@@ -17,9 +17,17 @@ depends on two words of the sentence:
 
 The adjective says nothing. In a sentence with two verbs, the other verb
 says nothing about this object either, so each object has to find its own
-verb, and it can only do that by what the words are: drinks go with
-"drank" and "sipped", food with "ate" and "nibbled". The model has no
-position encoding, so it cannot learn "look two words back".
+verb. The model has no position encoding, so it cannot learn "look two
+words back"; in these sentences it need not, since a drink and a food never
+share a sentence: drinks go with "drank" and "sipped", food with "ate" and
+"nibbled".
+
+`train_same_kind` lets both objects be drinks (or both food): "The black cat
+drank the milk and sipped the water". To a bag of words that sentence is
+"... sipped the milk and drank the water", with the answers swapped, so the
+model fails; with `position`, it adds b_pos[j - i], one learned number per
+distance from the query i to the key j, to every score (a relative position
+bias, as in T5), and learns to look two words back.
 
 The model (d_model = 6, d_k = 4):
 
@@ -27,7 +35,7 @@ The model (d_model = 6, d_k = 4):
     q = x[i] @ W_Q                   (d_k,)        the query of object i
     k = x @ W_K                      (n, d_k)      one key per word
     v = tanh(x @ W_V)                (n, 4)        one vote in [-1, 1] per amount
-    z, a = attention(q, k, v)        (4,), (n,)    softmax(q kᵀ / √d_k) v
+    z, a = attention(q, k, v)        (4,), (n,)    softmax(q kᵀ / √d_k (+ b_pos)) v
     p = softmax(SCALE * z)           (4,)          probability of each amount
 
 Because every vote lies in [-1, 1] and the weights add up to 1, a word can
@@ -49,6 +57,7 @@ ADJECTIVES = ["black", "white"]
 ANIMALS = ["cat", "dog"]
 VERBS = {"drink": ("drank", "sipped"), "food": ("ate", "nibbled")}  # (leaves little, leaves a lot)
 OBJECTS = {"drink": ("milk", "water"), "food": ("fish", "meat")}
+KINDS = list(VERBS)
 AMOUNTS = ["none", "a little", "most", "all"]  # how much of the object is left
 PAD = "<pad>"  # fills short sentences up to the longest; never attended to
 VOCAB = [PAD, "The", "the", "and", *ADJECTIVES, *ANIMALS,
@@ -70,6 +79,9 @@ LEARNING_RATE = 0.4
 INIT_STD = 0.5
 QK_STD = 0.1
 WATCHED_KEYS = ["drank", "cat", "black"]  # keys whose alignment with milk's query we record
+# The same-kind task ("drank the milk and sipped the water"): shorter runs, larger steps.
+SAME_KIND_STEPS = 300
+SAME_KIND_RATE = 0.8
 
 
 class Data(NamedTuple):
@@ -103,27 +115,34 @@ def amount_left(verb, animal, rng, p_greedy=P_GREEDY):
     return pair if rng.random() < greedy else pair + 1
 
 
-def generate(n=N_SENTENCES, seed=0, p_greedy=P_GREEDY):
+def generate(n=N_SENTENCES, seed=0, p_greedy=P_GREEDY, same_kind=False, keep_order=False):
     """Generate n sentences of one or two clauses; return one row per distinct object to answer for.
 
-    A sentence names an animal and one or two objects, a drink and a food in
-    either order, each with its own verb. Identical rows are merged, each
-    weighted by how often it came up, which gives the same average loss.
+    A sentence names an animal and one or two objects, each with its own verb:
+    a drink and a food in either order or, with `same_kind`, two objects of
+    kinds drawn independently, so that both can be drinks ("drank the milk and
+    sipped the water"). Without `keep_order` each sentence's words are sorted
+    (a model without position cannot tell the difference), so that more rows
+    are identical. Identical rows are merged, each weighted by how often it
+    came up, which gives the same average loss.
     """
     rng = np.random.default_rng(seed)
     rows = []
     for _ in range(n):
         animal = ANIMALS[rng.integers(len(ANIMALS))]
         words = ["The", ADJECTIVES[rng.integers(2)], animal]
-        kinds = ["drink", "food"] if rng.random() < 0.5 else ["food", "drink"]
+        if same_kind:
+            kinds = [KINDS[rng.integers(2)] for _ in range(2)]
+        else:
+            kinds = ["drink", "food"] if rng.random() < 0.5 else ["food", "drink"]
         objects = []
         for kind in kinds[: rng.integers(1, 3)]:
             verb = VERBS[kind][rng.integers(2)]
             words += (["and"] if objects else []) + [verb, "the", OBJECTS[kind][rng.integers(2)]]
             objects.append((len(words) - 1, amount_left(verb, animal, rng, p_greedy)))
-        # The model cannot see word order, so sentences with the same words are
-        # the same to it: sort each one's words, so that they merge below.
-        order = sorted(range(len(words)), key=lambda i: (TOKEN[words[i]], i))
+        order = list(range(len(words)))
+        if not keep_order:  # to a model without position, sentences with the same words are the
+            order.sort(key=lambda i: (TOKEN[words[i]], i))  # same: sort them, so that they merge below
         tokens = [TOKEN[words[i]] for i in order] + [TOKEN[PAD]] * (LONGEST - len(words))
         rows += [tokens + [order.index(position), amount] for position, amount in objects]
     distinct, counts = np.unique(np.array(rows), axis=0, return_counts=True)
@@ -131,18 +150,30 @@ def generate(n=N_SENTENCES, seed=0, p_greedy=P_GREEDY):
                 counts / counts.sum())
 
 
-def init_params(seed=0):
-    """Small random parameters: the embedding table and the three linear layers."""
+def init_params(seed=0, position=False):
+    """Small random parameters: the embedding table and the three linear layers.
+
+    With `position`, also b_pos: one number per distance from the query to a
+    key, added to that key's score (a relative position bias), zero at first.
+    """
     rng = np.random.default_rng(seed)
-    return {
+    params = {
         "W_e": rng.normal(0.0, INIT_STD, (len(VOCAB), D_MODEL)),
         "W_Q": rng.normal(0.0, QK_STD, (D_MODEL, D_K)),
         "W_K": rng.normal(0.0, QK_STD, (D_MODEL, D_K)),
         "W_V": rng.normal(0.0, INIT_STD, (D_MODEL, D_V)),
     }
+    if position:
+        params["b_pos"] = np.zeros(2 * LONGEST - 1)  # distances -(LONGEST-1) ... LONGEST-1
+    return params
 
 
-def forward(params, tokens, query):
+def distance_index(query, n):
+    """Index into b_pos of the distance j - i from each query i to each key j.  (m, n)"""
+    return np.arange(n)[None, :] - np.asarray(query)[:, None] + LONGEST - 1
+
+
+def forward(params, tokens, query, scale=SCALE):
     """The model on a batch of objects; returns every intermediate array."""
     m, n = tokens.shape
     rows = np.arange(m)
@@ -152,32 +183,38 @@ def forward(params, tokens, query):
     k = (x_flat @ params["W_K"]).reshape(m, n, D_K)  # (m, n, d_k)
     v = np.tanh(x_flat @ params["W_V"]).reshape(m, n, D_V)  # (m, n, d_v)
     mask = (tokens != TOKEN[PAD])[:, None, :]  # (m, 1, n): padding is never attended to
-    z, a = scaled_dot_product_attention(q[:, None, :], k, v, mask=mask)  # (m, 1, d_v), (m, 1, n)
-    p = softmax(SCALE * z[:, 0])  # (m, n_amounts)
-    return {"x": x, "q": q, "k": k, "v": v, "a": a[:, 0], "z": z[:, 0], "p": p}
+    if "b_pos" not in params:  # no position: the site's attention, unchanged
+        z, a = scaled_dot_product_attention(q[:, None, :], k, v, mask=mask)  # (m, 1, d_v), (m, 1, n)
+        z, a = z[:, 0], a[:, 0]
+    else:  # the same scores plus one learned number for the distance from query to key
+        s = np.einsum("md,mnd->mn", q, k) / np.sqrt(D_K) + params["b_pos"][distance_index(query, n)]
+        a = softmax(np.where(mask[:, 0], s, -np.inf))  # (m, n)
+        z = np.einsum("mn,mnd->md", a, v)  # (m, d_v)
+    p = softmax(scale * z)  # (m, n_amounts)
+    return {"x": x, "q": q, "k": k, "v": v, "a": a, "z": z, "p": p}
 
 
-def loss_and_grads(params, data):
+def loss_and_grads(params, data, scale=SCALE):
     """Cross-entropy loss and its gradient for every parameter array.
 
     The backward pass undoes the forward pass one line at a time, from the
     loss back to the embedding (numbered steps below).
     """
-    f = forward(params, data.tokens, data.query)
+    f = forward(params, data.tokens, data.query, scale)
     x, q, k, v, a, p = f["x"], f["q"], f["k"], f["v"], f["a"], f["p"]
     rows = np.arange(len(data.targets))
     loss = -np.sum(data.shares * np.log(p[rows, data.targets]))
 
-    # 1. loss = -log p[target], p = softmax(SCALE * z)
+    # 1. loss = -log p[target], p = softmax(scale * z)
     d_logits = p.copy()
     d_logits[rows, data.targets] -= 1.0
-    d_z = SCALE * data.shares[:, None] * d_logits  # (m, d_v)
+    d_z = scale * data.shares[:, None] * d_logits  # (m, d_v)
     # 2. z = Σ_j a_j v_j
     d_a = np.einsum("mjd,md->mj", v, d_z)  # (m, n)
     d_v = a[:, :, None] * d_z[:, None, :]  # (m, n, d_v)
     # 3. a = softmax(s); padded keys have a = 0, so their gradient is 0
     d_s = a * (d_a - np.sum(a * d_a, axis=-1, keepdims=True))  # (m, n)
-    # 4. s_j = q · k_j / √d_k
+    # 4. s_j = q · k_j / √d_k (+ b_pos[j - i])
     d_q = np.einsum("mj,mjd->md", d_s, k) / np.sqrt(D_K)  # (m, d_k)
     d_k = d_s[:, :, None] * q[:, None, :] / np.sqrt(D_K)  # (m, n, d_k)
     # 5. v = tanh(x W_V)
@@ -191,6 +228,8 @@ def loss_and_grads(params, data):
         "W_K": x_flat.T @ d_k,
         "W_V": x_flat.T @ d_xv,
     }
+    if "b_pos" in params:
+        grads["b_pos"] = np.bincount(distance_index(data.query, n).ravel(), d_s.ravel(), 2 * LONGEST - 1)
     d_x = d_k @ params["W_K"].T + d_xv @ params["W_V"].T  # (m * n, d_model)
     d_x[rows * n + data.query] += d_q @ params["W_Q"].T
     # 7. x = W_e[tokens]: each row of W_e collects the gradients of its words
@@ -204,16 +243,27 @@ def encode(words):
     return np.array([[TOKEN[w] for w in words]])
 
 
-def attention_row(params, words=SENTENCE, query_word="milk"):
+def attention_row(params, words=SENTENCE, query_word="milk", at=None):
     """The attention weights of `query_word`'s query over the keys of `words`.  (n,)
 
     The query word need not be one of the words: `attention_row(params,
     sentence, "fish")` asks what fish's query would attend to in that sentence.
+    A model with position also needs the query's place: `at`, by default
+    where `query_word` stands in `words`.
     """
     w_e = params["W_e"]
     q = w_e[TOKEN[query_word]] @ params["W_Q"]  # (d_k,)
     k = w_e[[TOKEN[w] for w in words]] @ params["W_K"]  # (n, d_k)
-    return softmax(k @ q / np.sqrt(D_K))
+    scores = k @ q / np.sqrt(D_K)  # (n,)
+    if "b_pos" in params:
+        at = words.index(query_word) if at is None else at
+        scores = scores + params["b_pos"][distance_index([at], len(words))[0]]
+    return softmax(scores)
+
+
+def predict(params, words, at):
+    """The model's probability of each amount for the object at position `at` of `words`.  (4,)"""
+    return forward(params, encode(words), [at])["p"][0]
 
 
 def query_and_key(params, query_word, key_word):
@@ -248,14 +298,19 @@ def loss_floor(data):
 
 
 @functools.lru_cache(maxsize=None)
-def train(steps=STEPS, seed=0, p_greedy=P_GREEDY):
-    """Plain gradient descent on all the generated sentences at once; cached, so it runs once."""
-    data = generate(seed=seed, p_greedy=p_greedy)
-    params = init_params(seed=seed)
+def train(steps=STEPS, seed=0, p_greedy=P_GREEDY, scale=SCALE, same_kind=False, position=False,
+          learning_rate=LEARNING_RATE):
+    """Plain gradient descent on all the generated sentences at once; cached, so it runs once.
+
+    `same_kind` trains on sentences whose two objects may be of one kind;
+    `position` adds the relative position bias b_pos to the model.
+    """
+    data = generate(seed=seed, p_greedy=p_greedy, same_kind=same_kind, keep_order=position)
+    params = init_params(seed=seed, position=position)
     before = {name: w.copy() for name, w in params.items()}
     losses, weights, cosines, scores = [], [], [], []
     for step in range(steps + 1):
-        loss, grads = loss_and_grads(params, data)
+        loss, grads = loss_and_grads(params, data, scale)
         losses.append(loss)
         weights.append(attention_row(params))
         c, s = milk_alignment(params)
@@ -263,9 +318,14 @@ def train(steps=STEPS, seed=0, p_greedy=P_GREEDY):
         scores.append(s)
         if step < steps:
             for name in params:
-                params[name] -= LEARNING_RATE * grads[name]
+                params[name] -= learning_rate * grads[name]
     history = (np.array(h) for h in (losses, weights, cosines, scores))
     return Run(before, params, *history)
+
+
+def train_same_kind(position):
+    """The model trained on sentences whose two objects may be of one kind, with or without b_pos."""
+    return train(steps=SAME_KIND_STEPS, same_kind=True, position=position, learning_rate=SAME_KIND_RATE)
 
 
 if __name__ == "__main__":
