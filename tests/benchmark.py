@@ -9,10 +9,14 @@ measured in one run on this machine:
 
 - the floor: the same pages built by MkDocs, Material, mkdocs-static-i18n and
   the search plugin alone (no hooks, no mkdocs-jupyter);
-- a cold build (a fresh copy of the working tree, no `.cache/`): at most 3 x the floor;
-- a reader's first `mkdocs serve` on a fresh copy, until its first page is served:
-  at most 3 x the floor (and, reported, until the pages show every figure);
-- a warm rebuild (nothing changed): at most 1.2 x the floor;
+- a cold build (a fresh copy of the working tree, no `.cache/`), a reader's first
+  `mkdocs serve` on a fresh copy until its first page is served (and, reported,
+  until the pages show every figure), and a warm rebuild (nothing changed). Issue
+  29 retired "3 x the floor": none may be slower than on the day it was filed
+  (cold 16.6 s, first serve 5.2 s, warm 3.5 s against a floor of 1.6 s, so at
+  most 10.4, 3.3 and 2.2 x the floor of the same run), and the cold build's
+  wall time is set against its CPU time divided by the cores: how close it comes
+  to keeping every core busy;
 - every chapter page, as transferred with gzip (HTML, CSS, JS, fonts and images
   loaded with it, in Chromium): at most 100 KiB;
 - Lighthouse mobile, served with gzip: 1.00 in performance, accessibility, best
@@ -39,6 +43,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import signal
 import statistics
@@ -91,10 +96,18 @@ def fresh_copy(work, name):
 
 def build(project, site, config="mkdocs.yml"):
     """One `mkdocs build` in `project`; returns seconds."""
+    return build_with_cpu(project, site, config)[0]
+
+
+def build_with_cpu(project, site, config="mkdocs.yml"):
+    """One `mkdocs build` in `project`: (wall seconds, CPU seconds of it and its worker processes)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", config, "-d", str(site)],
                    cwd=project, check=True, capture_output=True, env=ENV)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 PENDING = ("snippet-figure-pending", "notebook-pending")  # what a page shows under serve until its work is done
@@ -322,22 +335,27 @@ def main():
         floor_project = fresh_copy(work, "floor")
         (floor_project / "floor.yml").write_text(FLOOR_CONFIG, encoding="utf-8")
         floor = statistics.median(build(floor_project, work / "floor-site", "floor.yml") for _ in range(runs))
-        colds, warms = [], []
+        colds, cpus, warms = [], [], []
         for run in range(runs):
             project = fresh_copy(work, f"cold-{run}")
-            colds.append(build(project, project / "site"))
+            wall, cpu = build_with_cpu(project, project / "site")
+            colds.append(wall)
+            cpus.append(cpu)
             warms.append(build(project, project / "site"))
-        cold, warm = statistics.median(colds), statistics.median(warms)
+        cold, cpu, warm = statistics.median(colds), statistics.median(cpus), statistics.median(warms)
+        cores = os.cpu_count() or 1
         serves = [first_serve(fresh_copy(work, f"serve-{run}")) for run in range(runs)]
         serve, complete = (statistics.median(times) for times in zip(*serves))
         rows += [
             (f"floor: MkDocs + Material + i18n + search only (median of {runs})", f"{floor:.1f} s", ""),
-            ("cold build, fresh copy, no .cache/", f"{cold:.1f} s", f"{cold / floor:.1f} x floor (target <= 3)"),
+            ("cold build, fresh copy, no .cache/", f"{cold:.1f} s", f"{cold / floor:.1f} x floor (issue 29: <= 10.4)"),
+            (f"  ... its CPU time / {cores} cores (the work, spread perfectly)", f"{cpu / cores:.1f} s",
+             f"wall = {cold / (cpu / cores):.2f} x that (1.00: every core busy throughout)"),
             ("first `mkdocs serve`, fresh copy, to the first page", f"{serve:.1f} s",
-             f"{serve / floor:.1f} x floor (target <= 3)"),
+             f"{serve / floor:.1f} x floor (issue 29: <= 3.3)"),
             ("  ... until its pages show every figure and notebook", f"{complete:.1f} s",
              "the server rebuilds when they are made; the browser reloads"),
-            ("warm rebuild, nothing changed", f"{warm:.1f} s", f"{warm / floor:.2f} x floor (target <= 1.2)"),
+            ("warm rebuild, nothing changed", f"{warm:.1f} s", f"{warm / floor:.2f} x floor (issue 29: <= 2.2)"),
         ]
         rows.append((f"training demo, one core (median of {runs})", f"{training_seconds(runs):.2f} s",
                      "snippets/relevance_training.py (target <= 3 s)"))
