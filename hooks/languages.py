@@ -5,7 +5,8 @@ builds the site once per language, English to / and Chinese to /zh/, so every pa
 build, chapter or notebook, is in the language being built.
 """
 
-DEFAULT = "en"
+import layers  # noqa: F401  (the repository root on sys.path)
+from sitebuild.languages import DEFAULT, page_url  # noqa: F401  (the hooks import them from here)
 
 
 def building(config):
@@ -25,9 +26,3 @@ def inside_further_language(config):
     on_post_build: work done once per run (at the first on_pre_build, the last on_post_build)
     skips these."""
     return getattr(config.plugins.get("i18n"), "building", False)
-
-
-def page_url(site_url, slug, language):
-    """The address of a page of the site in one language, below `site_url`."""
-    prefix = "" if language == DEFAULT else f"{language}/"
-    return f"{site_url}{prefix}" + ("" if slug == "index" else f"{slug}/")
