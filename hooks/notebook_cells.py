@@ -22,7 +22,8 @@ from mkdocs.exceptions import PluginError
 from figure_drawing import SNIPPETS
 from languages import page_url
 from notebook_modules import module_cell, needed_modules
-from snippet_figures import DIRECTIVE
+import layers  # noqa: F401  (the repository root on sys.path)
+from sitebuild.inside_page.figures import DIRECTIVE
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

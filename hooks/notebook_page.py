@@ -21,7 +21,8 @@ from mkdocs.utils import get_relative_url
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
 from languages import page_url
-from mathml import tex_to_mathml
+import layers  # noqa: F401  (the repository root on sys.path)
+from sitebuild.inside_page.mathml import tex_to_mathml
 
 FOLDER = "notebooks"  # /notebooks/<slug>/ (rendered page), /notebooks/<slug>.ipynb (download)
 
@@ -95,7 +96,7 @@ def finish(html_text, page, config, files, slug, language, captions):
     html_text = COMMENT.sub("", html_text)
     html_text = html_text.replace('<div class="highlight-ipynb hl-python">',
                                   '<div class="highlight-ipynb hl-python highlight">')
-    # TeX in the Markdown cells: MathML, as on the chapter pages (hooks/mathml.py).
+    # TeX in the Markdown cells: MathML, as on the chapter pages (sitebuild/inside_page/mathml.py).
     html_text = _markdown_cells(html_text, _tex_to_mathml)
     # Headings: the chapter's ids (kept in the notebook as <a id>), and the table of contents.
     toc = []

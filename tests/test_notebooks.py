@@ -38,7 +38,7 @@ import notebook_modules
 import notebook_outputs
 import notebook_page
 from conftest import DOCS, ROOT, SNIPPETS, free_port, mkdocs_build, normalise
-from snippet_figures import DIRECTIVE
+from sitebuild.inside_page.figures import DIRECTIVE
 
 CHAPTERS = notebook_cells.chapters()
 LANGUAGES = ["en", "zh"]

@@ -10,7 +10,7 @@ import pytest
 from pytest_codeblocks import extract_from_file
 
 from conftest import DOCS, PAGES, ROOT, SNIPPETS, normalise
-from snippet_figures import DIRECTIVE
+from sitebuild.inside_page.figures import DIRECTIVE
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico", ".bmp", ".avif"}
 
