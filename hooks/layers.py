@@ -10,3 +10,23 @@ from pathlib import Path
 ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.append(ROOT)
+
+import functools  # noqa: E402
+
+from mkdocs.exceptions import PluginError  # noqa: E402
+
+from sitebuild.generate.errors import GenerationError  # noqa: E402
+
+
+def stops_the_build(event):
+    """A hook event in which the generator's GenerationError stops the build as MkDocs' PluginError.
+
+    MkDocs then prints the message (the snippet, the language, the chapter) instead of a traceback.
+    """
+    @functools.wraps(event)
+    def wrapper(*args, **kwargs):
+        try:
+            return event(*args, **kwargs)
+        except GenerationError as error:
+            raise PluginError(str(error)) from error
+    return wrapper

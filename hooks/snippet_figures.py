@@ -3,12 +3,12 @@
 The directive `![caption](fig_name.py)` becomes the tabs Figure and Code in the Markdown
 extension sitebuild/inside_page/figures.py (hooks/inside_page.py loads it). This hook draws:
 when the build starts, it asks for every figure of every page in every language at once
-(hooks/figure_drawing.py draws what the cache lacks in worker processes, on every core,
+(sitebuild/generate/figures.py draws what the cache lacks in worker processes, on every core,
 while MkDocs renders pages); a written page gets its figures and their tables of numbers
 (`figures.fill_in`), waiting only for its own, and a snippet that raises stops the build
 with an error naming the snippet and the language. Under `mkdocs serve` a page does not
 wait: a figure still being drawn is a note, and the server rebuilds when it is drawn
-(hooks/build_pool.py).
+(sitebuild/generate/pool.py).
 """
 
 import sys
@@ -16,11 +16,11 @@ import sys
 from mkdocs.plugins import event_priority
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-import build_pool
 import languages
-import layers  # noqa: F401  (the repository root on sys.path)
-from figure_drawing import ROOT, SNIPPETS, draw_svg, drawing, figure_data, forget
-from sitebuild.inside_page.figures import DIRECTIVE, PENDING, figures_in, fill_in  # noqa: F401  (tests read them here)
+import layers
+from sitebuild.generate import pool as build_pool
+from sitebuild.generate.figures import SNIPPETS, draw_svg, drawing, figure_data, figures_in_pages, forget
+from sitebuild.inside_page.figures import PENDING, fill_in  # noqa: F401  (PENDING: tests read it here)
 
 
 def on_config(config):
@@ -43,6 +43,7 @@ def on_serve(server, config, builder):
     return server
 
 
+@layers.stops_the_build
 def on_pre_build(config):
     if languages.inside_further_language(config):
         return  # a further language: its figures were asked for with the first one's
@@ -64,19 +65,8 @@ def on_build_error(error):
     build_pool.shutdown(cancel=True)
 
 
+@layers.stops_the_build
 def on_post_page(output, page, config):
     # After the search plugin has indexed the page: figure text stays out of the index.
     return fill_in(output, draw_svg, figure_data)
-
-
-def figures_in_pages(language):
-    """The figure snippets that the pages of `language` show, in order of file name and place."""
-    pages = [p for p in sorted((ROOT / "docs").glob("*.md"))
-             if p.suffixes == ([".md"] if language == languages.DEFAULT else [f".{language}", ".md"])]
-    stems = []
-    for page in pages:
-        for file in figures_in(page.read_text(encoding="utf-8")):
-            if file[:-3] not in stems and (SNIPPETS / file).is_file():
-                stems.append(file[:-3])
-    return stems
 
