@@ -3,7 +3,7 @@
 The generator (sitebuild/generate/notebooks.py) makes, runs and renders every notebook when
 the build starts; this hook publishes each twice: rendered, at /notebooks/<slug>/
 (/zh/notebooks/<slug>/), and as a file to download, /notebooks/<slug>.ipynb; it cleans the
-rendered page up (hooks/notebook_page.py) and links each chapter to its notebook. A notebook
+rendered page up (sitebuild/generate/notebook_page.py) and links each chapter to its notebook. A notebook
 page waits only for its own notebook (under `mkdocs serve` it does not wait: it says the
 notebook is being run, and the server rebuilds when it is).
 
@@ -23,16 +23,17 @@ from types import SimpleNamespace
 
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
+from mkdocs.structure.toc import get_toc
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
 import languages
 import layers
-import notebook_page
-from notebook_page import FOLDER
+from sitebuild.generate import notebook_page
 from sitebuild.generate import notebooks as making
 from sitebuild.generate import pool as build_pool
 from sitebuild.generate.notebook_cache import ipynb_text
 from sitebuild.generate.notebook_cells import figure_captions
+from sitebuild.generate.notebook_page import FOLDER
 
 # Under `mkdocs serve`, the page of a notebook still being run.
 PENDING = {"en": "This notebook is being run; the page reloads when it is ready.",
@@ -136,7 +137,14 @@ def on_pre_page(page, config, files):
 def on_page_content(html_text, page, config, files):
     found = _state.pages.get(page.file.abs_src_path)
     if found is not None:
-        return notebook_page.finish(html_text, page, config, files, found.slug, found.language, found.captions)
+        html_text, contents, page.title, images = notebook_page.finish(
+            html_text, found.slug, found.language, found.captions, page.url, config.site_url or "/")
+        page.toc = get_toc(contents)
+        page.meta["search"] = {"exclude": True}  # the chapter page is the one to find
+        folder = Path(page.file.dest_uri).parent.as_posix()
+        for name, data in images:  # the figures, next to the page
+            files.append(File.generated(config, f"{folder}/{name}", content=data))
+        return html_text
     slug, language = page.file.src_uri.split(".")[0], languages.building(config)
     if page.file.src_uri.endswith(".md") and (slug, language) in making.made():
         return notebook_page.chapter_links(slug, language, html_text)

@@ -31,9 +31,8 @@ import nbformat
 import pytest
 from pytest_codeblocks import extract_from_file
 
-import notebook_page
 from sitebuild.generate import figures as figure_drawing
-from sitebuild.generate import notebook_cache, notebook_cells, notebook_modules, notebook_outputs
+from sitebuild.generate import notebook_cache, notebook_cells, notebook_modules, notebook_outputs, notebook_page
 from conftest import DOCS, ROOT, SNIPPETS, free_port, mkdocs_build, normalise
 from sitebuild.inside_page.figures import DIRECTIVE
 

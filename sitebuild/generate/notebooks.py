@@ -12,7 +12,8 @@ No Jupyter kernel is started. Five modules, each named after its job:
   languages, as it is), and the figures that figures.py drew for the pages;
 - notebook_cache.py: caching of the outputs (under the code) and of the
   rendered HTML (under the notebook), in .cache/notebooks/;
-- (hooks/notebook_page.py: clean-up of the rendered page, once it is a page of the site.)
+- notebook_page.py: clean-up of the rendered page (nothing from other hosts, MathML, the
+  chapter's heading ids, figures as files), once it is a page of the site.
 
 `start` makes every notebook of every language, takes the run of each chapter's code from
 the cache or gives it to a worker process (pool.py), and hands each notebook to a thread
