@@ -7,7 +7,7 @@
 - after the pages (sitebuild.after_pages): one pass over each built page's HTML, and
   one over the files of the built site.
 
-No module here imports MkDocs, Material or mkdocs-static-i18n: the hooks in hooks/ are a
+No module here imports MkDocs, Material or the i18n plugin: the hooks in hooks/ are a
 few lines each that say which MkDocs event calls which layer, so another engine that
 runs Python-Markdown can call the same layers.
 """

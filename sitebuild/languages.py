@@ -1,7 +1,7 @@
 """The site's languages: English at /, each other language below its own folder (/zh/)."""
 
 DEFAULT = "en"
-LANGUAGES = ("en", "zh")  # as mkdocs.yml's i18n plugin builds them; the generator's default
+LANGUAGES = ("en", "zh")  # as the build's i18n plugin builds them; the generator's default
 
 
 def page_url(site_url, slug, language):

@@ -166,7 +166,7 @@ def _norm_parts(path):
 
 
 def _keep_local_script(match):
-    """mkdocs-jupyter's copy button stays; MathJax, mermaid and require.js (from CDNs) go."""
+    """The converter's copy button stays; MathJax, mermaid and require.js (from CDNs) go."""
     if "src=" in match["attrs"] or "mathjax" in match["attrs"] or "://" in match["body"]:
         return ""
     return match[0]

@@ -22,8 +22,8 @@ worker); `result` is a Future of a notebook's .ipynb text and HTML. `FIGURES=off
 nothing and renders the notebooks without outputs. A cell that raises is a
 GenerationError that names the chapter and shows the traceback.
 
-The Jupyter converter of the package mkdocs-jupyter renders each notebook (used as a
-library: notebook_cache.render_html).
+A Jupyter converter renders each notebook (notebook_cache.render_html: the one of the
+package that the build also uses as its notebook plugin, used as a library).
 """
 
 import json
@@ -36,7 +36,7 @@ from . import figures, notebook_cache, notebook_outputs
 from . import pool as build_pool
 from .notebook_cells import build_notebook, chapters
 
-# What the converter is given: mkdocs-jupyter's plugin's defaults, without require.js.
+# What the converter is given: its plugin's defaults, without require.js.
 CONVERTER_OPTIONS = {"theme": "", "kernel_name": "", "allow_errors": True, "show_input": True, "no_input": False,
                      "no_prompt": False, "remove_tag_config": {}, "highlight_extra_classes": "",
                      "include_requirejs": False, "custom_mathjax_url": ""}

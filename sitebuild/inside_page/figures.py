@@ -15,7 +15,7 @@ the figure's labels), and `snippets`, the folder of the snippets (a missing snip
 The SVG itself and the figure's numbers as tables (figure_numbers.py) are put in place of the
 placeholders by `fill_in`, once the page is written and the figure drawn (the generator draws
 every figure of every page before the pages, on every core): figure text stays out of the
-search index, and under `mkdocs serve` a figure still being drawn is a note ("This figure is
+search index, and under the live server (serve) a figure still being drawn is a note ("This figure is
 being drawn; the page reloads when it is ready") until the server rebuilds.
 
 A figure's code is on the page, but not in the search index: it would double the index that
@@ -46,7 +46,7 @@ NUMBERS_PLACEHOLDER = re.compile(
 FIGURE_CODE = re.compile(r'(<div class="language-python highlight")(><span class="filename">snippets/fig_)')
 
 TAB_LABELS = {"en": ("Figure", "Code"), "zh": ("图", "代码")}
-# Under `mkdocs serve`, in place of a figure still being drawn.
+# Under the live server, in place of a figure still being drawn.
 PENDING = {"en": "This figure is being drawn; the page reloads when it is ready.",
            "zh": "这张图正在绘制，画好后页面会自动刷新。"}
 
@@ -100,7 +100,7 @@ def fill_in(output, svg_of, figure_data):
     """
     def inline(match):
         svg = svg_of(match["stem"], match["lang"])
-        if svg is None:  # still being drawn, under `mkdocs serve`
+        if svg is None:  # still being drawn, under the live server
             return f'<span class="snippet-figure-pending" role="status">{PENDING[match["lang"]]}</span>'
         return svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}" ', 1)
 
