@@ -4,18 +4,17 @@ Not a hook itself (mkdocs.yml does not list it). MkDocs puts a hook's folder on 
 while it imports the hook; the build's worker processes start with this process's sys.path.
 """
 
+import functools
 import sys
 from pathlib import Path
+
+from mkdocs.exceptions import PluginError
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.append(ROOT)
 
-import functools  # noqa: E402
-
-from mkdocs.exceptions import PluginError  # noqa: E402
-
-from sitebuild.generate.errors import GenerationError  # noqa: E402
+from sitebuild.generate.errors import GenerationError  # noqa: E402  (needs ROOT on sys.path)
 
 
 def stops_the_build(event):
