@@ -1,78 +1,45 @@
 """MkDocs hook: every chapter as a Jupyter notebook, in both languages, with its outputs.
 
-For every chapter (each docs/*.md except index and glossary) and each
-language, the build makes a notebook from the same sources as the page, runs
-it and publishes it twice: rendered, at /notebooks/<slug>/ (/zh/notebooks/<slug>/),
-and as a file to download, /notebooks/<slug>.ipynb. No Jupyter kernel is
-started. This hook wires five parts, each a module of hooks/ named after its job:
+The generator (sitebuild/generate/notebooks.py) makes, runs and renders every notebook when
+the build starts; this hook publishes each twice: rendered, at /notebooks/<slug>/
+(/zh/notebooks/<slug>/), and as a file to download, /notebooks/<slug>.ipynb; it cleans the
+rendered page up (sitebuild/generate/notebook_page.py) and links each chapter to its notebook. A notebook
+page waits only for its own notebook (under `mkdocs serve` it does not wait: it says the
+notebook is being run, and the server rebuilds when it is).
 
-- notebook_cells.py: Markdown to cells, the chapter page as a notebook;
-- notebook_modules.py: module inlining, the first cells save the modules of
-  snippets/ that the chapter imports, so the .ipynb runs on its own;
-- notebook_outputs.py: execution, in the build's own worker processes: the
-  cells' printed output (once per chapter when its code is the same in both
-  languages, as it is), and the figures that hooks/figure_drawing.py drew
-  for the pages;
-- notebook_cache.py: caching of the outputs (under the code) and of the
-  rendered HTML (under the notebook), in .cache/notebooks/;
-- notebook_page.py: clean-up of the rendered page (nothing from other hosts,
-  MathML, the chapter's heading ids, figures as files).
-
-When the build starts, every notebook of every language is made, the run of
-each chapter's code is taken from the cache or given to a worker process
-(hooks/build_pool.py), and each notebook is handed to a thread that waits for
-its figures and its outputs, then for its HTML (cached, or rendered by a
-worker), while MkDocs renders the pages; a notebook page waits only for its
-own notebook (under `mkdocs serve` it does not wait: it says the notebook is
-being run, and the server rebuilds when it is; hooks/build_pool.py).
-`FIGURES=off` runs nothing and renders the notebooks without outputs. A cell
-that raises stops the build with an error that names the chapter and shows
-the traceback.
-
-mkdocs-jupyter is used as a library, not as a plugin: its converter renders
-each notebook (in a worker, on a cache miss). Its plugin would only wrap the
-files, run and cache what this hook runs and caches, and cost every build,
-warm ones included, a second to import nbconvert. The notebooks never enter
-docs/: mkdocs-static-i18n rebuilds every file of docs/ as a plain `File` in its
-`on_files` (which runs last, at priority -100), so a page type given to an
-.ipynb there would be lost (static-i18n issue 198). This hook adds the
-notebooks of the language being built in `on_files` at priority -200, after
-the i18n plugin, as `NotebookPage`s: files that MkDocs builds as pages.
+The notebooks never enter docs/: mkdocs-static-i18n rebuilds every file of docs/ as a plain
+`File` in its `on_files` (which runs last, at priority -100), so a page type given to an
+.ipynb there would be lost (static-i18n issue 198). This hook adds the notebooks of the
+language being built in `on_files` at priority -200, after the i18n plugin, as
+`NotebookPage`s: files that MkDocs builds as pages.
 """
 
 import atexit
-import json
-import os
 import shutil
 import tempfile
 import types
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, InclusionLevel
+from mkdocs.structure.toc import get_toc
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-import build_pool
-import figure_drawing
 import languages
-import notebook_cache
-import notebook_outputs
-import notebook_page
-from notebook_cells import build_notebook, chapters, figure_captions
-from notebook_page import FOLDER
+import layers
+from sitebuild.generate import notebook_page
+from sitebuild.generate import notebooks as making
+from sitebuild.generate import pool as build_pool
+from sitebuild.generate.notebook_cache import ipynb_text
+from sitebuild.generate.notebook_cells import figure_captions
+from sitebuild.generate.notebook_page import FOLDER
 
-# What mkdocs-jupyter's converter is given: its plugin's defaults, without require.js.
-CONVERTER_OPTIONS = {"theme": "", "kernel_name": "", "allow_errors": True, "show_input": True, "no_input": False,
-                     "no_prompt": False, "remove_tag_config": {}, "highlight_extra_classes": "",
-                     "include_requirejs": False, "custom_mathjax_url": ""}
-
-# Under `mkdocs serve`, the page of a notebook still being run (hooks/build_pool.py).
+# Under `mkdocs serve`, the page of a notebook still being run.
 PENDING = {"en": "This notebook is being run; the page reloads when it is ready.",
            "zh": "这个笔记本正在运行，运行完后页面会自动刷新。"}
 
-_state = SimpleNamespace(notebooks={}, results={}, runs={}, pages={}, threads=None, workdir=None)
+_state = SimpleNamespace(pages={}, workdir=None)
 
 
 class NotebookPage(File):
@@ -80,46 +47,6 @@ class NotebookPage(File):
 
     def is_documentation_page(self):
         return True
-
-
-def label(slug, language):
-    """A notebook's name in the cache of its HTML: the chapter, and the language unless English."""
-    return slug if language == languages.DEFAULT else f"{slug}.{language}"
-
-
-def run(slug, notebook):
-    """A Future of the outputs of a notebook's code (`notebook_outputs.run_code`): cached, or run in a worker.
-
-    One per chapter and code: the other language's notebook of the chapter, whose code is
-    the same, gets the same Future, so its code runs once.
-    """
-    key = notebook_cache.outputs_key(notebook)
-    if key not in _state.runs:
-        outputs = notebook_cache.load("outputs", slug, key)
-        if outputs is not None:
-            _state.runs[key] = build_pool.done(outputs)
-        else:
-            _state.runs[key] = build_pool.on_success(build_pool.submit(notebook_outputs.run_code, notebook, slug),
-                                                     lambda ran: notebook_cache.save("outputs", slug, key, ran))
-    return _state.runs[key]
-
-
-def produce(name, language, notebook, figures, outputs, options):
-    """The .ipynb text and the HTML of one notebook, from the cache or from a worker process.
-
-    Runs in a thread of this process: it waits for the notebook's figures and the outputs of
-    its code (Futures; `outputs` is None for a notebook left unexecuted), then takes its HTML
-    from the cache or has a worker render it (notebook_cache.render_html).
-    """
-    svgs = {snippet: future.result() for snippet, future in figures.items()}
-    outputs = [] if outputs is None else notebook_outputs.show_figures(notebook, outputs.result(), svgs, language)
-    ipynb = notebook_cache.ipynb_text(notebook, outputs)
-    key = notebook_cache.html_key(ipynb, options)
-    html = notebook_cache.load("html", name, key)
-    if html is None:
-        html = build_pool.submit(notebook_cache.render_html, ipynb, name, options).result()
-        notebook_cache.save("html", name, key, html)
-    return ipynb, html
 
 
 def _workdir():
@@ -130,47 +57,29 @@ def _workdir():
     return _state.workdir
 
 
-def _stop(cancel=False):
-    if _state.threads is not None:  # under `mkdocs serve` the threads finish after the build
-        _state.threads.shutdown(wait=not (cancel or build_pool.serving()), cancel_futures=cancel)
-        _state.threads = None
-    build_pool.shutdown(cancel=cancel)
-
-
 # --- MkDocs events ---------------------------------------------------------------------------
 
+@layers.stops_the_build
 def on_pre_build(config):
     if languages.inside_further_language(config):
         return  # a further language: its notebooks were made with the first one's
     # Every notebook of every language, made now and handed to a thread that gets its outputs
     # and HTML; a notebook page waits for its own only when MkDocs builds it.
-    _state.threads = ThreadPoolExecutor(max_workers=8, thread_name_prefix="notebook")
-    _state.notebooks, _state.results, _state.runs = {}, {}, {}
-    executed = os.environ.get("FIGURES", "on") != "off"
-    for language in languages.built(config):
-        for slug in chapters():
-            notebook = json.loads(json.dumps(build_notebook(slug, language, config.site_url or "/")))
-            figures = {cell["metadata"]["snippet"]: figure_drawing.drawing(cell["metadata"]["snippet"][:-3], language)
-                       for cell in notebook["cells"] if "figure" in cell["metadata"].get("tags", [])} if executed else {}
-            _state.notebooks[slug, language] = notebook
-            _state.results[slug, language] = _state.threads.submit(
-                produce, label(slug, language), language, notebook, figures,
-                run(slug, notebook) if executed else None, CONVERTER_OPTIONS)
-            build_pool.track(_state.results[slug, language])
+    making.start(languages.built(config), config.site_url or "/")
 
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has built the other languages
 def on_post_build(config):
     if not languages.inside_further_language(config):
-        _stop()
+        making.stop()
 
 
 def on_build_error(error):
-    _stop(cancel=True)
+    making.stop(cancel=True)
 
 
 def on_shutdown():
-    _stop(cancel=True)
+    making.stop(cancel=True)
     if _state.workdir is not None:
         shutil.rmtree(_state.workdir, ignore_errors=True)
         _state.workdir = None
@@ -182,7 +91,7 @@ def on_files(files, config):
     prefix = "" if language == languages.DEFAULT else f"{language}/"
     i18n = config.plugins.get("i18n")
     _state.pages = {}
-    for slug, lang in _state.notebooks:
+    for slug, lang in making.made():
         if lang != language:
             continue
         page = NotebookPage(f"{prefix}{FOLDER}/{slug}/index.ipynb", str(_workdir()), config.site_dir,
@@ -202,21 +111,21 @@ def on_files(files, config):
     return files
 
 
+@layers.stops_the_build
 def on_pre_page(page, config, files):
     found = _state.pages.get(page.file.abs_src_path)
     if found is None:
         return page
-    result = _state.results[found.slug, found.language]
+    result = making.result(found.slug, found.language)
     if build_pool.unfinished(result):  # still being run, under `mkdocs serve`: a note, then a rebuild
-        notebook = _state.notebooks[found.slug, found.language]
-        ipynb = notebook_cache.ipynb_text(notebook, [])
+        ipynb = ipynb_text(making.notebook(found.slug, found.language), [])
         html = f'<p class="notebook-pending" role="status">{PENDING[found.language]}</p>'
     else:
         ipynb, html = result.result()
     for path in (Path(page.file.abs_src_path), Path(found.download.abs_src_path)):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(ipynb, encoding="utf-8")
-    found.captions = figure_captions(_state.notebooks[found.slug, found.language])
+    found.captions = figure_captions(making.notebook(found.slug, found.language))
 
     def render(self, config, files):  # the converter's HTML, not Markdown; the TOC comes in on_page_content
         self.content = html
@@ -228,8 +137,15 @@ def on_pre_page(page, config, files):
 def on_page_content(html_text, page, config, files):
     found = _state.pages.get(page.file.abs_src_path)
     if found is not None:
-        return notebook_page.finish(html_text, page, config, files, found.slug, found.language, found.captions)
+        html_text, contents, page.title, images = notebook_page.finish(
+            html_text, found.slug, found.language, found.captions, page.url, config.site_url or "/")
+        page.toc = get_toc(contents)
+        page.meta["search"] = {"exclude": True}  # the chapter page is the one to find
+        folder = Path(page.file.dest_uri).parent.as_posix()
+        for name, data in images:  # the figures, next to the page
+            files.append(File.generated(config, f"{folder}/{name}", content=data))
+        return html_text
     slug, language = page.file.src_uri.split(".")[0], languages.building(config)
-    if page.file.src_uri.endswith(".md") and (slug, language) in _state.notebooks:
+    if page.file.src_uri.endswith(".md") and (slug, language) in making.made():
         return notebook_page.chapter_links(slug, language, html_text)
     return html_text

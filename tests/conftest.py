@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SNIPPETS = ROOT / "snippets"
 DOCS = ROOT / "docs"
-sys.path[:0] = [str(SNIPPETS), str(ROOT / "hooks")]  # code blocks import attention etc.
+sys.path[:0] = [str(SNIPPETS), str(ROOT / "hooks"), str(ROOT)]  # code blocks import attention etc.; ROOT: sitebuild/
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 PAGES = sorted(p.stem for p in DOCS.glob("*.md") if not p.name.endswith(".zh.md"))  # slugs

@@ -1,4 +1,4 @@
-"""hooks/code_spans.py: highlighted code in fewer elements, every character in the colour it had."""
+"""sitebuild/after_pages/code_spans.py: highlighted code in fewer elements, every character in the colour it had."""
 
 import re
 from html import unescape
@@ -9,8 +9,8 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
-import code_spans
 import material
+from sitebuild.after_pages import code_spans
 from conftest import SNIPPETS
 
 TOKEN = re.compile(r'<span class="([\w-]+)">([^<]*)</span>|([^<]+)')

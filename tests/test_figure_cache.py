@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-import figure_drawing
+from sitebuild.generate import figures as figure_drawing
 from conftest import SNIPPETS
 
 
@@ -94,7 +94,7 @@ def test_no_figures_mode_draws_placeholders(counted_renders, monkeypatch):
 
 def test_a_worker_process_draws_what_the_cache_lacks(tmp_path, monkeypatch):
     """The build's workers (hooks/build_pool.py) draw the same SVG as this process; the cache keeps it."""
-    import build_pool
+    from sitebuild.generate import pool as build_pool
 
     monkeypatch.setattr(figure_drawing, "CACHE", tmp_path / "cache")
     monkeypatch.setattr(figure_drawing, "_drawn", {})
@@ -110,9 +110,9 @@ def test_a_worker_process_draws_what_the_cache_lacks(tmp_path, monkeypatch):
 
 
 def test_a_snippet_that_raises_in_a_worker_is_named(tmp_path, monkeypatch):
-    from mkdocs.exceptions import PluginError
+    from sitebuild.generate.errors import GenerationError
 
-    import build_pool
+    from sitebuild.generate import pool as build_pool
 
     snippets = tmp_path / "snippets"
     shutil.copytree(SNIPPETS, snippets, ignore=shutil.ignore_patterns("__pycache__"))
@@ -121,7 +121,7 @@ def test_a_snippet_that_raises_in_a_worker_is_named(tmp_path, monkeypatch):
     monkeypatch.setattr(figure_drawing, "CACHE", tmp_path / "cache")
     monkeypatch.setattr(figure_drawing, "_drawing", {})
     try:
-        with pytest.raises(PluginError, match=r"snippets/fig_broken\.py \(lang='zh'\).*deliberately broken"):
+        with pytest.raises(GenerationError, match=r"snippets/fig_broken\.py \(lang='zh'\).*deliberately broken"):
             figure_drawing.drawing("fig_broken", "zh").result(timeout=300)
     finally:
         build_pool.shutdown()

@@ -19,7 +19,7 @@ import minilm_heads
 import relevance_training
 import running_example
 from conftest import DOCS, PAGES
-from figure_drawing import _render, figure_snippets
+from sitebuild.generate.figures import _render, figure_snippets
 
 SVG = "{http://www.w3.org/2000/svg}"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -66,7 +66,7 @@ def test_each_language_has_its_own_labels(snippet):
 
 
 def test_a_character_no_font_has_fails_the_drawing(tmp_path, monkeypatch):
-    import figure_drawing
+    from sitebuild.generate import figures as figure_drawing
     broken = tmp_path / "fig_glyph.py"
     broken.write_text(
         "import matplotlib.pyplot as plt\n"

@@ -31,14 +31,10 @@ import nbformat
 import pytest
 from pytest_codeblocks import extract_from_file
 
-import figure_drawing
-import notebook_cache
-import notebook_cells
-import notebook_modules
-import notebook_outputs
-import notebook_page
+from sitebuild.generate import figures as figure_drawing
+from sitebuild.generate import notebook_cache, notebook_cells, notebook_modules, notebook_outputs, notebook_page
 from conftest import DOCS, ROOT, SNIPPETS, free_port, mkdocs_build, normalise
-from snippet_figures import DIRECTIVE
+from sitebuild.inside_page.figures import DIRECTIVE
 
 CHAPTERS = notebook_cells.chapters()
 LANGUAGES = ["en", "zh"]
@@ -233,12 +229,12 @@ def test_figure_snippet_loses_only_its_main_block():
 
 def test_a_failing_cell_stops_the_build_and_is_named():
     """As with figures: a notebook cell that raises is a build error naming the chapter and the snippet."""
-    from mkdocs.exceptions import PluginError
+    from sitebuild.generate.errors import GenerationError
 
     notebook = notebook_cells.build_notebook("input-to-attention", "en", SITE_URL)
     snippet = next(c for c in notebook.cells if "snippet" in c.metadata)
     snippet.source += "\n\nraise RuntimeError('deliberately broken')"
-    with pytest.raises(PluginError) as error:
+    with pytest.raises(GenerationError) as error:
         notebook_outputs.run_code(notebook, "input-to-attention")
     message = str(error.value)
     assert "input-to-attention" in message and f"snippets/{snippet.metadata['snippet']}" in message
@@ -247,13 +243,13 @@ def test_a_failing_cell_stops_the_build_and_is_named():
 
 def test_a_cell_that_leaves_a_figure_open_is_an_error():
     """A kernel would show it and the build would not: figures belong in figure snippets."""
-    from mkdocs.exceptions import PluginError
+    from sitebuild.generate.errors import GenerationError
 
     notebook = notebook_cells.build_notebook("input-to-attention", "en", SITE_URL)
     cell = next(c for c in notebook.cells if c.cell_type == "code" and "snippet" not in c.metadata
                 and "module" not in c.metadata.get("tags", []))
     cell.source += "\nimport matplotlib.pyplot as plt\nplt.figure()"
-    with pytest.raises(PluginError, match="figure open"):
+    with pytest.raises(GenerationError, match="figure open"):
         notebook_outputs.run_code(notebook, "input-to-attention")
 
 

@@ -1,5 +1,5 @@
-"""Search: one index per language (hooks/search_index.py), fetched on the first search only
-(docs/javascripts/search-on-first-use.js, put before Material's bundle by hooks/search_index.py).
+"""Search: one index per language (sitebuild/after_pages/search_index.py), fetched on the first search only
+(docs/javascripts/search-on-first-use.js, put before Material's bundle by sitebuild/after_pages/search_index.py).
 
 The index tests read the site that conftest builds; the browser tests use Debian's Chromium
 as tests/test_browser.py does.
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-import search_index  # hooks/search_index.py (conftest puts hooks/ on sys.path)
+from sitebuild.after_pages import search_index  # conftest puts the repository root on sys.path
 
 LANGUAGES = ["en", "zh"]
 INDEX = {"en": "search/search_index.json", "zh": "zh/search/search_index.json"}

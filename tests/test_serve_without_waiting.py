@@ -10,8 +10,8 @@ from concurrent.futures import Future
 
 import pytest
 
-import build_pool
-import figure_drawing
+from sitebuild.generate import pool as build_pool
+from sitebuild.generate import figures as figure_drawing
 import snippet_figures
 
 

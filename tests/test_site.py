@@ -10,7 +10,7 @@ import pytest
 from pytest_codeblocks import extract_from_file
 
 from conftest import DOCS, PAGES, ROOT, SNIPPETS, normalise
-from snippet_figures import DIRECTIVE
+from sitebuild.inside_page.figures import DIRECTIVE
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico", ".bmp", ".avif"}
 
@@ -208,8 +208,8 @@ def test_coverage_check_notices_an_untested_block(tmp_path):
 
 
 def test_our_css_and_javascript_are_served_without_their_comments_and_nothing_else(built_site):
-    """hooks/asset_comments.py: the served copy is the file in docs/ without its comments."""
-    import asset_comments
+    """sitebuild/after_pages/asset_comments.py: the served copy is the file in docs/ without its comments."""
+    from sitebuild.after_pages import asset_comments
 
     sources = [*DOCS.glob("stylesheets/*.css"), *DOCS.glob("javascripts/*.js")]
     assert len(sources) >= 5
@@ -222,7 +222,7 @@ def test_our_css_and_javascript_are_served_without_their_comments_and_nothing_el
 
 
 def test_stripping_comments_keeps_code_and_strings():
-    from asset_comments import without_comments
+    from sitebuild.after_pages.asset_comments import without_comments
 
     js = 'var SVG = "http://www.w3.org/2000/svg";\n  // a comment\nf(x);  // after code\nif (/\\/w\\/x/.test(y)) z();\n'
     assert without_comments(js, ".js") == 'var SVG = "http://www.w3.org/2000/svg";\nf(x);\nif (/\\/w\\/x/.test(y)) z();\n'

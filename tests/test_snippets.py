@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from conftest import SNIPPETS
-from figure_drawing import _render, figure_snippets, local_imports
+from sitebuild.generate.figures import _render, figure_snippets, local_imports
 
 ALL_SNIPPETS = sorted(SNIPPETS.glob("*.py"))
 

@@ -1,21 +1,21 @@
 """Caching: a notebook's outputs and its rendered HTML, kept between builds in .cache/notebooks/.
 
-Part of hooks/notebooks.py (not a hook itself). Each notebook has two entries:
+Part of notebooks.py. Each notebook has two entries:
 
 - the outputs of its code, under a hash of its code cells (but for the
   figure cells, which are not run) and of what runs them
-  (hooks/notebook_outputs.py and the versions of Python, NumPy, matplotlib
+  (notebook_outputs.py and the versions of Python, NumPy, matplotlib
   and IPython), kept under the chapter's name: a prose edit or a translation
   runs nothing, and a chapter whose code is the same in both languages is run
   once (its figure cells, which show the language's drawing, are filled in
   afterwards);
-- its HTML, made by mkdocs-jupyter's converter from the notebook with its
-  outputs, under a hash of that notebook file and of what renders it (the
-  converter's options, the versions of mkdocs-jupyter, nbconvert, Pygments and
-  mistune).
+- its HTML, made by the Jupyter converter (from the package mkdocs-jupyter, used as a
+  library) from the notebook with its outputs, under a hash of that notebook file and of
+  what renders it (the converter's options, the versions of that package, nbconvert,
+  Pygments and mistune).
 
 `notebook_outputs.run_code` and `render_html` are the work a worker process
-(hooks/build_pool.py) does for an entry the cache lacks. `FIGURE_CACHE=off`
+(pool.py) does for an entry the cache lacks. `FIGURE_CACHE=off`
 skips the folder (clean builds).
 """
 
@@ -28,11 +28,10 @@ import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
-# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-import build_cache
-import notebook_outputs
+from . import cache as build_cache
+from . import notebook_outputs
 
-CACHE = Path(__file__).resolve().parent.parent / ".cache" / "notebooks"
+CACHE = Path(__file__).resolve().parent.parent.parent / ".cache" / "notebooks"
 
 
 def outputs_key(notebook):
@@ -79,7 +78,7 @@ def ipynb_text(notebook, outputs):
 
 
 def render_html(ipynb, label, options):
-    """A notebook page's HTML, by mkdocs-jupyter's converter, from the .ipynb text (in a worker).
+    """A notebook page's HTML, by the Jupyter converter, from the .ipynb text (in a worker).
 
     `options` are the converter's options.
     """

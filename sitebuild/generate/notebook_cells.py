@@ -1,13 +1,13 @@
 """Markdown to cells: a chapter page becomes a Jupyter notebook (not executed).
 
-Part of hooks/notebooks.py (not a hook itself). The notebook is made from the
+Part of notebooks.py. The notebook is made from the
 same sources as the page: the chapter's headings and prose as Markdown cells,
 and its code, in page order, as code cells. A figure, `![caption](fig_x.py)`,
 becomes its caption, the snippet's code without its `if __name__ == "__main__":`
 block, and a cell `draw();` (`draw("zh");` in Chinese) that shows the figure; a
 ```python fence becomes a code cell (`--8<--` includes expanded); expected-output
 blocks are left out, since the cell above prints them. The first code cells
-write the modules of snippets/ that the chapter imports (hooks/notebook_modules.py),
+write the modules of snippets/ that the chapter imports (notebook_modules.py),
 so the notebook runs without the repository.
 """
 
@@ -16,15 +16,14 @@ import re
 from pathlib import Path
 
 import nbformat
-from mkdocs.exceptions import PluginError
 
-# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-from figure_drawing import SNIPPETS
-from languages import page_url
-from notebook_modules import module_cell, needed_modules
-from snippet_figures import DIRECTIVE
+from ..inside_page.figures import DIRECTIVE
+from ..languages import page_url
+from .errors import GenerationError
+from .figures import SNIPPETS
+from .notebook_modules import module_cell, needed_modules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 DOCS = ROOT / "docs"
 NOT_CHAPTERS = {"index", "glossary"}
 
@@ -155,7 +154,7 @@ def _python_cell(body):
     if len(lines) == 1 and (found := INCLUDE.match(lines[0])):
         path = SNIPPETS / found["name"]
         if not path.is_file():
-            raise PluginError(f'notebooks: --8<-- "{found["name"]}" names no file in snippets/')
+            raise GenerationError(f'notebooks: --8<-- "{found["name"]}" names no file in snippets/')
         return without_main_block(path.read_text(encoding="utf-8"))
     return "\n".join(_expand_includes(body)).strip("\n")
 
@@ -172,7 +171,7 @@ def _expand_includes(lines):
         if found:
             path = SNIPPETS / found["name"]
             if not path.is_file():
-                raise PluginError(f'notebooks: --8<-- "{found["name"]}" names no file in snippets/')
+                raise GenerationError(f'notebooks: --8<-- "{found["name"]}" names no file in snippets/')
             out += [found["indent"] + text for text in path.read_text(encoding="utf-8").rstrip("\n").splitlines()]
         else:
             out.append(line)
@@ -229,7 +228,7 @@ def build_notebook(slug, language, site_url):
     text = TEXT[language]
     items = parse_page(chapter_source(slug, language).read_text(encoding="utf-8"))
     if not (items and items[0][0] == "markdown" and items[0][1].startswith("# ")):
-        raise PluginError(f"notebooks: {chapter_source(slug, language).name} does not start with '# Title {{ #id }}'")
+        raise GenerationError(f"notebooks: {chapter_source(slug, language).name} does not start with '# Title {{ #id }}'")
     code = [item[1] for item in items if item[0] == "code"]
     code += [(SNIPPETS / item[2]).read_text(encoding="utf-8") for item in items if item[0] == "figure"]
     modules = needed_modules([*code, "import attention"])  # the reference implementation, always

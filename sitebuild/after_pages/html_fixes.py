@@ -1,7 +1,7 @@
-"""MkDocs hook: small fixes to the HTML that the theme and the i18n plugin write.
+"""Small fixes to the HTML that the theme and the i18n plugin write.
 
-1. The language selector goes straight to the same page. mkdocs-static-i18n
-   points each entry of Material's language selector at the current page in
+1. The language selector goes straight to the same page. The i18n plugin
+   (static-i18n) points each entry of Material's language selector at the current page in
    the other language (`/zh/input-to-attention/`), and also writes those
    addresses as `<link rel="alternate" hreflang=...>` in the page head.
    Material's script reads the head links and fetches `sitemap.xml` below
@@ -23,7 +23,7 @@
    Material's is a no-op. Without JavaScript neither runs and the page
    keeps `no-js`.
 5. One 404 page for every reader. A server answers every missing address,
-   under /zh/ too, with the root 404.html. mkdocs-static-i18n writes that
+   under /zh/ too, with the root 404.html. The i18n plugin writes that
    file once per language and the last one built stayed, so an English
    reader who followed a broken link got the Chinese page. The page of the
    first language built (English) is kept now, and it says in each further
@@ -32,10 +32,8 @@
 """
 
 import re
-from pathlib import Path
-from urllib.parse import urlsplit
 
-import languages  # hooks/languages.py: MkDocs runs each hook with its folder on sys.path
+from ..languages import page_url
 
 HREFLANG_LINK = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hreflang="[^"]*">\n?')
 SCRIPTED = '<script>document.documentElement.classList.replace("no-js","js")</script>'
@@ -50,26 +48,20 @@ SCROLLING = re.compile(r'<(pre(?![^>]*>(?:<span></span>)?<code)|(?<=<span></span
                        r'|table|div class="math-block")(?=[ >])(?![^>]*tabindex)')
 
 
-def on_post_page(output, page, config):
-    return fix(output, config)
+def not_found_page(output, language, languages, root):
+    """The 404 page of the first language built: the same fixes, and a line in each other language (5.).
+
+    `languages` are the languages built, `root` the site's path on its host ("/").
+    """
+    others = "".join(NOT_FOUND[other].format(home=page_url(root, "index", other))
+                     for other in languages if other != language)
+    return NOT_FOUND_HEADING.sub(lambda heading: heading[0] + others, in_page(output, language), count=1)
 
 
-def on_post_template(output, template_name, config):
-    """The 404 page is a template of its own, not a page: the same fixes, and one page for all (5.)."""
-    if template_name != "404.html":
-        return output
-    if languages.inside_further_language(config):
-        return (Path(config.site_dir) / "404.html").read_text(encoding="utf-8")  # the first language's
-    root = urlsplit(config.site_url or "/").path.rstrip("/") + "/"
-    others = "".join(NOT_FOUND[language].format(home=languages.page_url(root, "index", language))
-                     for language in languages.built(config) if language != languages.building(config))
-    return NOT_FOUND_HEADING.sub(lambda heading: heading[0] + others, fix(output, config), count=1)
-
-
-def fix(output, config):
+def in_page(output, language):
+    """A page's HTML in `language` with fixes 1 to 4."""
     output = HREFLANG_LINK.sub("", output)
     output = output.replace("</head>", SCRIPTED + "\n</head>", 1)
-    language = languages.building(config)
     name = SEARCH_NAME[language]
     output = output.replace(SEARCH_DIALOG, SEARCH_DIALOG[:-1] + f' aria-label="{name}">', 1)
     output = output.replace(SEARCH_LANDMARK, SEARCH_LANDMARK[:-1] + f' aria-label="{name}">', 1)

@@ -1,13 +1,13 @@
 """Execution: a notebook's outputs, computed in the build's own processes, without a kernel.
 
-Part of hooks/notebooks.py (not a hook itself); runs in the build's worker
-processes (hooks/build_pool.py). The code cells run in order, in one namespace,
+Part of notebooks.py; runs in the build's worker
+processes (pool.py). The code cells run in order, in one namespace,
 as a kernel runs them:
 
 - what a cell prints is its output (the stdout and stderr streams), and the
   value of a last expression is shown as Jupyter shows it (IPython's pretty
   printer), unless the cell ends with `;`;
-- a figure cell (`draw();`) shows the SVG that hooks/snippet_figures.py drew
+- a figure cell (`draw();`) shows the SVG that figures.py drew
   for the page, the same drawing, made to stand on its own (black on white,
   fonts named): the build draws each figure once. It is the only cell whose
   output depends on the page's language, and it is not run, so the rest
@@ -35,10 +35,8 @@ import random
 import tempfile
 import traceback
 
-from mkdocs.exceptions import PluginError
-
-# A neighbour in hooks/: MkDocs runs each hook with its folder on sys.path.
-from figure_drawing import without_figure_data
+from .errors import GenerationError
+from .figures import without_figure_data
 
 # Figure text outside the page: the fonts the figure was laid out with first, as in
 # docs/stylesheets/extra.css (CJK fonts first in Chinese: Chromium on Linux draws empty
@@ -56,7 +54,7 @@ def run_code(notebook, label):
     A figure cell's outputs are left as None, for `show_figures`. Nothing here depends on
     the page's language: a figure cell is the only cell whose output does, and it is not
     run. So the two languages' notebooks of a chapter, whose code is the same, share one
-    run (hooks/notebooks.py).
+    run (notebooks.py).
     """
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     results = []
@@ -78,7 +76,7 @@ def run_code(notebook, label):
                     failure.stack = traceback.StackSummary.from_list(
                         [frame for frame in failure.stack if frame.filename != __file__])  # the cell's frames
                     shown = "".join(failure.format())
-                    raise PluginError(f"the notebook of {label} failed{where}:\n{shown}") from None
+                    raise GenerationError(f"the notebook of {label} failed{where}:\n{shown}") from None
                 finally:
                     linecache.cache.pop(filename, None)
             results.append({"outputs": outputs, "execution_count": count})

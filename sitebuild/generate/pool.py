@@ -1,7 +1,6 @@
 """The build's worker processes: figures and notebooks are made on every core.
 
-Not a hook itself (mkdocs.yml does not list it); hooks/snippet_figures.py and
-hooks/notebooks.py hand it the work that a cache did not answer: drawing a
+figures.py and notebooks.py hand it the work that a cache did not answer: drawing a
 figure, running a notebook's cells and rendering it. MkDocs renders pages in
 one process, one after the other; the workers draw and run meanwhile, and a
 page waits only for what it shows.
@@ -9,10 +8,10 @@ page waits only for what it shows.
 The pool starts at the first piece of work of a build, so a build whose caches
 answer everything starts no process, and it stops when the build's work is done
 (`shutdown`), so each build's workers import the snippets afresh: an edit under
-`mkdocs serve` is always seen. Workers are spawned, not forked: MkDocs' server
+the live server (`serve`) is always seen. Workers are spawned, not forked: MkDocs' server
 runs threads, and a forked child of a threaded process can deadlock.
 
-`mkdocs build` waits for every figure and notebook. `mkdocs serve` does not: a
+A build waits for every figure and notebook. The live server does not: a
 page whose figure or notebook is still being made gets a note in its place
 (`unfinished`), the build ends, and the server serves at once. When the work is
 done, this module writes .cache/serve/ready, which the server watches
@@ -28,8 +27,8 @@ import threading
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
-HOOKS = str(Path(__file__).resolve().parent)
-READY = Path(HOOKS).parent / ".cache" / "serve"  # watched by `mkdocs serve`; `ready` is written there
+ROOT = str(Path(__file__).resolve().parent.parent.parent)  # the repository: workers import sitebuild from it
+READY = Path(ROOT) / ".cache" / "serve"  # watched by the live server; `ready` is written there
 
 _pool = None
 _lock = threading.Lock()  # the notebooks' threads submit too
@@ -44,13 +43,13 @@ def workers():
 def submit(function, *args):
     """Run `function(*args)` in a worker process; returns a concurrent.futures.Future.
 
-    `function` must be a module-level function of a module in hooks/ (workers import it by name).
+    `function` must be a module-level function of a module in sitebuild/ (workers import it by name).
     """
     global _pool
     with _lock:
         if _pool is None:
-            if HOOKS not in sys.path:  # spawned workers start with this process's sys.path
-                sys.path.append(HOOKS)
+            if ROOT not in sys.path:  # spawned workers start with this process's sys.path
+                sys.path.append(ROOT)
             _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"))
         future = _pool.submit(function, *args)
         if _serve["on"]:
@@ -75,7 +74,7 @@ def done(value):
 
 
 def serving(command=None):
-    """Whether pages may be served before their figures and notebooks (`mkdocs serve`).
+    """Whether pages may be served before their figures and notebooks (the live server).
 
     hooks/snippet_figures.py tells it the command in on_startup: `serving("serve")`.
     """
@@ -85,14 +84,14 @@ def serving(command=None):
 
 
 def track(future):
-    """Count `future` among the work that a build under `mkdocs serve` ends without waiting for."""
+    """Count `future` among the work that a build under the live server ends without waiting for."""
     if _serve["on"]:
         with _lock:
             _serve["tracked"].add(future)
 
 
 def unfinished(future):
-    """True when a page is not to wait for `future`: under `mkdocs serve`, while it is being made.
+    """True when a page is not to wait for `future`: under the live server, while it is being made.
 
     The page then shows a note instead, and the server rebuilds when the work is done.
     """
@@ -103,7 +102,7 @@ def unfinished(future):
 
 
 def shutdown(cancel=False):
-    """Stop the workers: after a build (under `mkdocs serve`, once its work is done), or when it failed."""
+    """Stop the workers: after a build (under the live server, once its work is done), or when it failed."""
     if _serve["on"] and not cancel:
         with _lock:
             if _serve["waiter"] is None:
@@ -122,7 +121,7 @@ def _stop(cancel):
 
 
 def _when_done():
-    """Under `mkdocs serve`: wait for the tracked work, stop the workers, and ask for a rebuild if a page lacked any."""
+    """Under the live server: wait for the tracked work, stop the workers, and ask for a rebuild if a page lacked any."""
     while True:
         with _lock:
             todo = {f for f in _serve["tracked"] if not f.done()}

@@ -1,15 +1,14 @@
-"""MkDocs hook: render TeX as MathML at build time, so no math script is loaded.
+"""Python-Markdown extension: TeX rendered as MathML at build time, so no math script is loaded.
 
 pymdownx.arithmatex (generic mode) protects `$...$` and `$$...$$` from
 Markdown and wraps them as `<span class="arithmatex">\\(...\\)</span>` and
-`<div class="arithmatex">\\[...\\]</div>`. This hook turns each into MathML,
-which browsers render natively: nothing comes from a CDN. hooks/notebook_page.py
-renders the notebooks' maths with the same `tex_to_mathml`.
+`<div class="arithmatex">\\[...\\]</div>`. This extension's postprocessor, the last
+to run, turns each into MathML, which browsers render natively: nothing comes from a
+CDN. The notebook pages render their maths with the same `tex_to_mathml`.
 
 The pages of both languages repeat the same formulas (about 830 in a build, 170
 of them distinct), and so do the notebooks (770, 160 distinct), so each is
-converted once for the pages and once for the notebooks: MkDocs loads this file
-as a hook and hooks/notebook_page.py imports it as a module, each with its cache.
+converted once (`tex_to_mathml` keeps what it converted).
 """
 
 import functools
@@ -17,12 +16,15 @@ import html
 import re
 
 from latex2mathml.converter import convert
+from markdown import Extension
+from markdown.postprocessors import Postprocessor
 
 INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.S)
 BLOCK = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.S)
 
 
-def on_page_content(html_text, page, config, files):
+def in_html(html_text):
+    """`html_text` with every formula that arithmatex wrapped as MathML."""
     html_text = BLOCK.sub(lambda m: tex_to_mathml(m["tex"], "block"), html_text)
     return INLINE.sub(lambda m: tex_to_mathml(m["tex"], "inline"), html_text)
 
@@ -34,3 +36,19 @@ def tex_to_mathml(tex, display="inline"):
     if display == "block":
         return f'<div class="math-block">{mathml}</div>'
     return mathml
+
+
+class MathMLPostprocessor(Postprocessor):
+    """The page's HTML, every other postprocessor done, with MathML for TeX."""
+
+    def run(self, text):
+        return in_html(text)
+
+
+class MathMLExtension(Extension):
+    def extendMarkdown(self, md):
+        md.postprocessors.register(MathMLPostprocessor(md), "sitebuild_mathml", 1)
+
+
+def makeExtension(**kwargs):
+    return MathMLExtension(**kwargs)

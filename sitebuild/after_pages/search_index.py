@@ -1,9 +1,9 @@
-"""MkDocs hook: one search index per language, fetched only when the reader starts a search.
+"""One search index per language, fetched only when the reader starts a search.
 
-Material's search plugin writes one search/search_index.json. mkdocs-static-i18n builds
+Material's search plugin writes one search/search_index.json. The i18n plugin builds
 English, then Chinese, and after the last language has that file rewritten with the
 documents of both (687 KB, 144 KiB gzipped), which Material's script then fetched on
-every page load. After that last write this hook splits it: search/search_index.json
+every page load. After that last write `split` splits it: search/search_index.json
 keeps the English documents (the very file Material's script asks for, from the site
 root, on English and Chinese pages alike) and zh/search/search_index.json the Chinese
 ones (their locations start with zh/). Each keeps the same `config` (lang, separator,
@@ -18,60 +18,56 @@ sends it to that address instead.
 """
 
 import json
-import logging
 import os
 import re
 
-from mkdocs.plugins import event_priority
-
-import languages  # hooks/languages.py: MkDocs runs each hook with its folder on sys.path
+from ..languages import DEFAULT
 
 INDEX = "search/search_index.json"
 SCRIPT = "javascripts/search-on-first-use.js"
 BUNDLE = re.compile(r'<script src="(?P<root>[^"]*)assets/javascripts/bundle\.[^"]+"></script>')
-log = logging.getLogger("mkdocs.hooks.search_index")
 
 
 def index_path(language):
     """Where a language's index lives, from the site root: the default's at search/, the others' below their folder."""
-    return INDEX if language == languages.DEFAULT else f"{language}/{INDEX}"
+    return INDEX if language == DEFAULT else f"{language}/{INDEX}"
 
 
 def language_of(location, others):
     """The language of a search document: that of its first folder (zh/...), else the default."""
     first = location.split("/", 1)[0]
-    return first if first in others else languages.DEFAULT
+    return first if first in others else DEFAULT
 
 
-def on_post_page(output, page, config):
+def in_page(output, language):
     """The script that holds the index back, before Material's bundle, given this language's index."""
     def before(match):
-        root, index = match["root"], index_path(languages.building(config))
+        root, index = match["root"], index_path(language)
         return f'<script src="{root}{SCRIPT}" data-index="{root}{index}"></script>\n  {match[0]}'
 
     return BUNDLE.sub(before, output, count=1)
 
 
-# After mkdocs-static-i18n's on_post_build (priority -100), in which it builds the other
-# languages and then has the search plugin write the index of all of them.
-@event_priority(-200)
-def on_post_build(config):
-    if languages.inside_further_language(config):
-        return  # one language's build inside i18n's loop: the final index is not written yet
-    path = os.path.join(config.site_dir, INDEX)
+def split(site_dir, built):
+    """The combined index of the site at `site_dir` split into one per language of `built`.
+
+    Returns the languages that got no document (the caller warns); [] without an index (no search).
+    """
+    path = os.path.join(site_dir, INDEX)
     if not os.path.exists(path):
-        return  # search plugin disabled
+        return []  # search plugin disabled
     with open(path, encoding="utf-8") as f:
         index = json.load(f)
-    built = languages.built(config)
-    others = set(built) - {languages.DEFAULT}
+    others = set(built) - {DEFAULT}
+    empty = []
     for language in built:
         docs = [doc for doc in index["docs"] if language_of(doc["location"], others) == language]
         if not docs:
-            log.warning(f"search index: no documents in '{language}'")
+            empty.append(language)
         data = json.dumps({"config": index["config"], "docs": docs},
                           ensure_ascii=False, separators=(",", ":"), default=str)
-        target = os.path.join(config.site_dir, index_path(language))
+        target = os.path.join(site_dir, index_path(language))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         with open(target, "w", encoding="utf-8") as f:
             f.write(data)
+    return empty

@@ -1,4 +1,4 @@
-"""MkDocs hook: the site serves our CSS and JavaScript without their comments.
+"""The site serves our CSS and JavaScript without their comments.
 
 docs/stylesheets/*.css and docs/javascripts/*.js keep their comments for whoever
 maintains them; a reader's browser does not need them. After the build, the copies
@@ -23,8 +23,9 @@ def without_comments(text, suffix):
     return (CSS_COMMENT if suffix == ".css" else JS_COMMENT).sub("", text)
 
 
-def on_post_build(config):
-    site = Path(config.site_dir)
+def in_site(site_dir):
+    """Every stylesheet and script of our own in the built site at `site_dir`, without its comments."""
+    site = Path(site_dir)
     for path in [*site.glob("stylesheets/*.css"), *site.glob("javascripts/*.js")]:
         text = path.read_text(encoding="utf-8")
         lighter = without_comments(text, path.suffix)

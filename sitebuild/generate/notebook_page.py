@@ -1,6 +1,6 @@
-"""Clean-up of the rendered page: mkdocs-jupyter's HTML of a notebook, made to follow the site's rules.
+"""Clean-up of the rendered page: the converter's HTML of a notebook, made to follow the site's rules.
 
-Part of hooks/notebooks.py (not a hook itself). mkdocs-jupyter's converter
+Part of notebooks.py; hooks/notebooks.py calls it on each notebook page. The Jupyter converter
 writes a page for JupyterLab; on this site it loses what comes from other hosts
 (MathJax, mermaid and require.js), gets TeX as MathML, the chapter's heading
 ids and table of contents, Material's code colours instead of JupyterLab's
@@ -12,16 +12,11 @@ Each chapter page, and each notebook page, gets a line under its title:
 
 import base64
 import html
+import posixpath
 import re
-from pathlib import Path
 
-from mkdocs.structure.files import File
-from mkdocs.structure.toc import get_toc
-from mkdocs.utils import get_relative_url
-
-# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-from languages import page_url
-from mathml import tex_to_mathml
+from ..inside_page.mathml import tex_to_mathml
+from ..languages import page_url
 
 FOLDER = "notebooks"  # /notebooks/<slug>/ (rendered page), /notebooks/<slug>.ipynb (download)
 
@@ -86,16 +81,22 @@ NOTEBOOK_CSS = """
 """
 
 
-def finish(html_text, page, config, files, slug, language, captions):
-    """mkdocs-jupyter's HTML of the notebook of `slug` in `language`, made to follow the site's rules."""
+def finish(html_text, slug, language, captions, url, site_url):
+    """The converter's HTML of the notebook of `slug` in `language`, made to follow the site's rules.
+
+    `url` is the page's address below the site (notebooks/<slug>/, zh/notebooks/<slug>/),
+    `site_url` the site's. Returns the page's HTML, its table of contents (nested tokens:
+    level, id, name, children), its title, and its figures as files to write next to it
+    ([(name, SVG bytes)]).
+    """
     # No stylesheet (JupyterLab's is 600 KB, on every page) and no script from elsewhere (MathJax,
-    # mermaid); mkdocs-jupyter's copy button, inline, stays.
+    # mermaid); the converter's copy button, inline, stays.
     html_text = STYLE_BLOCK.sub("", html_text)
     html_text = SCRIPT_BLOCK.sub(_keep_local_script, html_text)
     html_text = COMMENT.sub("", html_text)
     html_text = html_text.replace('<div class="highlight-ipynb hl-python">',
                                   '<div class="highlight-ipynb hl-python highlight">')
-    # TeX in the Markdown cells: MathML, as on the chapter pages (hooks/mathml.py).
+    # TeX in the Markdown cells: MathML, as on the chapter pages (sitebuild/inside_page/mathml.py).
     html_text = _markdown_cells(html_text, _tex_to_mathml)
     # Headings: the chapter's ids (kept in the notebook as <a id>), and the table of contents.
     toc = []
@@ -111,40 +112,61 @@ def finish(html_text, page, config, files, slug, language, captions):
                 f'<a class="headerlink" href="#{anchor[1]}" title="Permanent link">&para;</a></h{level}>')
 
     html_text = HEADING_HTML.sub(heading, html_text)
-    page.toc = get_toc(_nest(toc[1:]))
-    page.title = TEXT[language]["page_title"].format(title=toc[0]["name"] if toc else slug)
-    page.meta["search"] = {"exclude": True}  # the chapter page is the one to find
+    contents = _nest(toc[1:])
+    title = TEXT[language]["page_title"].format(title=toc[0]["name"] if toc else slug)
     # Links to the site: relative, so that they work wherever the site is served.
-    site_url = config.site_url or "/"
     html_text = re.sub(r'href="' + re.escape(site_url) + r'([^"]*)"',
-                       lambda m: f'href="{get_relative_url(m[1] or ".", page.url)}"', html_text)
+                       lambda m: f'href="{relative_url(m[1] or ".", url)}"', html_text)
     # Figures: SVG files next to the page, loaded when scrolled to, described by their caption.
     captions = iter(captions)
 
     def image(match):
         data = base64.b64decode(match["data"])
         name = f"figure-{next(counter)}.svg"
-        files.append(File.generated(config, f"{Path(page.file.dest_uri).parent.as_posix()}/{name}", content=data))
+        images.append((name, data))
         box = VIEWBOX.search(data.decode("utf-8"))
         width, height = (round(float(box[side]) * 4 / 3) for side in ("width", "height"))  # pt to CSS px
         alt = html.escape(next(captions, ""), quote=True)
         return f'<img src="{name}" alt="{alt}" width="{width}" height="{height}" loading="lazy">'
 
-    counter = iter(range(1, 1000))
+    counter, images = iter(range(1, 1000)), []
     html_text = SVG_IMAGE.sub(image, html_text)
     # Under the title: the .ipynb, and back to the chapter.
     text = TEXT[language]
     name = f"{slug}.ipynb" if language == "en" else f"{slug}.{language}.ipynb"
-    chapter = get_relative_url(page_url("", slug, language) or ".", page.url)
+    chapter = relative_url(page_url("", slug, language) or ".", url)
     links = (f'\n<p class="notebook-links">{text["run"]}'
              f'<a href="../{slug}.ipynb" download="{name}">{text["download"]} <code>{slug}.ipynb</code></a>'
              f' · <a href="{chapter}">{text["chapter"]}</a></p>')
     html_text = re.sub(r"</h1>", lambda m: m[0] + links, html_text, count=1)
-    return f"<style>{NOTEBOOK_CSS.strip()}</style>\n{html_text}"
+    return f"<style>{NOTEBOOK_CSS.strip()}</style>\n{html_text}", contents, title, images
+
+
+def relative_url(url, other):
+    """`url` relative to `other`, both paths below the site; as MkDocs' get_relative_url (BSD-2-Clause).
+
+    The last part of `other` is skipped if it holds a dot (a file).
+    """
+    dirname, _, basename = other.rpartition("/")
+    if "." in basename:
+        other = dirname
+    other_parts, dest_parts = _norm_parts(other), _norm_parts(url)
+    common = 0
+    for a, b in zip(other_parts, dest_parts):
+        if a != b:
+            break
+        common += 1
+    relurl = "/".join([".."] * (len(other_parts) - common) + dest_parts[common:]) or "."
+    return relurl + "/" if url.endswith("/") else relurl
+
+
+def _norm_parts(path):
+    path = posixpath.normpath(path if path.startswith("/") else "/" + path)[1:]
+    return path.split("/") if path else []
 
 
 def _keep_local_script(match):
-    """mkdocs-jupyter's copy button stays; MathJax, mermaid and require.js (from CDNs) go."""
+    """The converter's copy button stays; MathJax, mermaid and require.js (from CDNs) go."""
     if "src=" in match["attrs"] or "mathjax" in match["attrs"] or "://" in match["body"]:
         return ""
     return match[0]

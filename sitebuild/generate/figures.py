@@ -1,8 +1,7 @@
 """Drawing a figure from its snippet: in a worker process, from the cache, or now.
 
-Not a hook itself (mkdocs.yml does not list it): hooks/snippet_figures.py puts
-the figures on the pages, hooks/notebooks.py shows them in the notebooks, and
-both get them here, so each figure is drawn once per build and language.
+The pages get their figures here (sitebuild/inside_page/figures.py puts them in place)
+and so do the notebooks, so each figure is drawn once per build and language.
 
 A figure snippet's ``draw(lang)`` returns a matplotlib figure, saved as SVG in
 the site's style: text stays text in the page's font, and what is drawn in
@@ -12,7 +11,7 @@ the language and a hash of the snippet, of the local modules it imports and
 of this file (`FIGURE_CACHE=off` skips that folder, for clean builds;
 `FIGURES=off` draws nothing and gives a placeholder, to measure what figures
 cost). What the cache lacks is drawn in the build's worker processes
-(hooks/build_pool.py). A snippet that raises is an error naming the snippet
+(pool.py). A snippet that raises is an error naming the snippet
 and the language, and so is a character that no installed font has
 (matplotlib's "Glyph ... missing from font" warning, or mathtext's "does not
 have a glyph" log line): text laid out without its glyphs would overlap.
@@ -37,13 +36,13 @@ import sys
 import warnings
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
+from ..inside_page.figures import figures_in
+from ..languages import DEFAULT
+from . import cache as build_cache
+from . import pool as build_pool
+from .errors import GenerationError
 
-# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-import build_cache
-import build_pool
-
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 SNIPPETS = ROOT / "snippets"
 CACHE = ROOT / ".cache" / "figures"
 
@@ -80,6 +79,18 @@ def figure_snippets():
     return sorted(SNIPPETS.glob("fig_*.py"))
 
 
+def figures_in_pages(language):
+    """The figure snippets that the pages of `language` show, in order of file name and place."""
+    pages = [p for p in sorted((ROOT / "docs").glob("*.md"))
+             if p.suffixes == ([".md"] if language == DEFAULT else [f".{language}", ".md"])]
+    stems = []
+    for page in pages:
+        for file in figures_in(page.read_text(encoding="utf-8")):
+            if file[:-3] not in stems and (SNIPPETS / file).is_file():
+                stems.append(file[:-3])
+    return stems
+
+
 def local_imports(path):
     """The modules of snippets/ that `path` imports, directly or not (sorted paths)."""
     found, todo = set(), [Path(path)]
@@ -114,7 +125,7 @@ def cache_key(path, lang):
 def draw_svg(stem, lang="en"):
     """The SVG of snippets/<stem>.py in `lang`: drawn by a worker, taken from the cache, or drawn now.
 
-    None while a worker is still drawing it under `mkdocs serve` (build_pool.unfinished): the page
+    None while a worker is still drawing it under the live server (pool.unfinished): the page
     shows a note, and the server rebuilds when the figure is drawn.
     """
     if os.environ.get("FIGURES", "on") == "off":
@@ -188,7 +199,7 @@ def _render(path, lang="en"):
         if missing.messages:
             raise RuntimeError(missing.messages[0])
     except Exception as error:
-        raise PluginError(
+        raise GenerationError(
             f"figure snippet snippets/{path.name} (lang={lang!r}) failed: {type(error).__name__}: {error}"
         ) from error
     finally:
@@ -275,7 +286,7 @@ def _without_bare_groups(svg):
 def forget():
     """The end of a build: what the workers drew is in the cache; their futures go.
 
-    Those still being drawn (the build did not wait, under `mkdocs serve`) stay, for the next build.
+    Those still being drawn (the build did not wait, under the live server) stay, for the next build.
     """
     for key, future in list(_drawing.items()):
         if future.done():

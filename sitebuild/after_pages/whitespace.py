@@ -1,4 +1,4 @@
-"""MkDocs hook: each page's HTML without the blank lines and indentation of its templates.
+"""Each page's HTML without the blank lines and indentation of its templates.
 
 Material's templates leave runs of spaces and empty lines between tags (the
 navigation alone is hundreds of lines of them). A run of whitespace that holds a
@@ -10,7 +10,7 @@ page's copy button copies are left as they are: there whitespace is content.
 
 import re
 
-# Where whitespace is content; the last is the text mkdocs-jupyter's copy button copies.
+# Where whitespace is content; the last is the text the notebook converter's copy button copies.
 KEPT = re.compile(r"(<pre[\s>].*?</pre>|<textarea[\s>].*?</textarea>|<script[\s>].*?</script>"
                   r'|<div class="clipboard-copy-txt"[^>]*>.*?</div>)', re.S)
 RUN = re.compile(r"[ \t\r\f]*\n\s*")
@@ -21,6 +21,3 @@ def collapsed(html):
     parts = KEPT.split(html)
     return "".join(part if i % 2 else RUN.sub("\n", part) for i, part in enumerate(parts))
 
-
-def on_post_page(output, page, config):
-    return collapsed(output)

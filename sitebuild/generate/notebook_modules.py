@@ -1,14 +1,13 @@
 """Module inlining: the modules of snippets/ that a notebook imports, saved by its first cells.
 
-Part of hooks/notebooks.py (not a hook itself). A chapter's code imports
+Part of notebooks.py. A chapter's code imports
 attention.py, running_example.py, plotting.py, ...; its notebook starts with one
 cell per module that writes the module's file next to the notebook, in plain
 Python (no magics), so that the downloaded .ipynb runs with nothing but NumPy
 and matplotlib.
 """
 
-# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-from figure_drawing import SNIPPETS, imported_names, local_imports
+from .figures import SNIPPETS, imported_names, local_imports
 
 
 def needed_modules(sources):

@@ -1,8 +1,7 @@
 """The numbers of a figure as tables, for readers who cannot see the figure.
 
-Not a hook itself (mkdocs.yml does not list it): hooks/snippet_figures.py puts
-these tables under each figure, collapsed, from the same data that the figure's
-SVG carries (``figure_drawing.figure_data``): one table per heatmap, its rows and
+`figures.fill_in` puts these tables under each figure, collapsed, from the same
+data that the figure's SVG carries (``figure_drawing.figure_data``): one table per heatmap, its rows and
 columns labelled as in the figure (rows = queries, columns = keys), each cell as
 the figure writes it. A figure without heatmaps (a line chart, a diagram of
 places) gets none.

@@ -1,7 +1,6 @@
 """The build's cache folder, .cache/: an entry read or written, unless `FIGURE_CACHE=off`.
 
-Not a hook itself (mkdocs.yml does not list it): hooks/figure_drawing.py keeps the SVGs
-there and hooks/notebook_cache.py the notebooks' outputs and HTML, each under a hash of
+figures.py keeps the SVGs there and notebook_cache.py the notebooks' outputs and HTML, each under a hash of
 what made it. An entry is written to a temporary name and then renamed, so two builds side
 by side never read half a file. `FIGURE_CACHE=off` (clean builds) neither reads nor writes.
 """

@@ -1,4 +1,4 @@
-"""MkDocs hook: a page loads the figure scripts that its figures use, and no other page does.
+"""A page loads the figure scripts that its figures use, and no other page does.
 
 docs/javascripts/cell-explanations.js explains a heatmap's cells, so a page gets it
 when one of its figures has a heatmap (the figure's data, written into the SVG by
@@ -9,7 +9,7 @@ were on every page: 8.8 KiB gzipped on the home page, the glossary and the noteb
 which need none of it.
 
 The scripts go right after Material's bundle, where MkDocs puts extra_javascript.
-Runs after hooks/snippet_figures.py, which puts the SVGs into the page.
+Runs once the SVGs are in the page (hooks/snippet_figures.py puts them there).
 """
 
 import re
@@ -31,7 +31,8 @@ def scripts_for(output):
     return needed
 
 
-def on_post_page(output, page, config):
+def in_page(output):
+    """A page's HTML with the figure scripts it needs after Material's bundle."""
     needed = scripts_for(output)
     if not needed:
         return output
