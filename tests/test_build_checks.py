@@ -2,6 +2,7 @@
 
 import filecmp
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,6 +26,11 @@ def copy_project(tmp_path, minimal=False):
         for page in ("index.md", "index.zh.md"):
             path = project / "docs" / page
             path.write_text(path.read_text(encoding="utf-8").split("## ")[0], encoding="utf-8")
+        for page in ("glossary.md", "glossary.zh.md"):  # its links to removed chapters become their text
+            path = project / "docs" / page
+            text = path.read_text(encoding="utf-8")
+            path.write_text(re.sub(r"\[([^\]]+)\]\((?!glossary\.md|#|https?:)[a-z-]+\.md[^)]*\)", r"\1", text),
+                            encoding="utf-8")
         config = project / "mkdocs.yml"
         text = config.read_text(encoding="utf-8")
         config.write_text(text[:text.index("nav:")] + MINIMAL_NAV, encoding="utf-8")
