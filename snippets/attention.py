@@ -3,7 +3,7 @@
 The reference implementation used on every page of this site. It depends on
 NumPy only: copy this file into your project and import it.
 
-    output, weights = scaled_dot_product_attention(q, k, v, mask=None)
+    output, weights = scaled_dot_product_attention(q, k, v, mask=None, bias=None)
     output, weights = multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None)
     output, weights = multi_head_attention(..., biases=(b_q, b_k, b_v, b_o))  # as in BERT
 
@@ -13,6 +13,7 @@ Shapes follow the usual convention: queries on rows, keys on columns.
     k        (..., n_k, d_k)   one row per key word
     v        (..., n_k, d_v)   one row per value word (the same words as k)
     mask     broadcastable to (..., n_q, n_k), True = "may attend"
+    bias     broadcastable to (..., n_q, n_k), added to the scaled scores (e.g. T5's position bias)
     weights  (..., n_q, n_k)   each row sums to 1
     output   (..., n_q, d_v)   one row per query word
 
@@ -64,8 +65,8 @@ def softmax(x, axis=-1):
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def scaled_dot_product_attention(q, k, v, mask=None):
-    """Attention of every query row over the key rows: softmax(q kᵀ / √d_k) v.
+def scaled_dot_product_attention(q, k, v, mask=None, bias=None):
+    """Attention of every query row over the key rows: softmax(q kᵀ / √d_k (+ bias)) v.
 
     Parameters
     ----------
@@ -80,6 +81,10 @@ def scaled_dot_product_attention(q, k, v, mask=None):
         key j"; False gives that pair a weight of exactly 0. A query whose
         keys are all masked attends to nothing: its row of `weights` and its
         row of `output` are zeros (never NaN).
+    bias : array_like, optional
+        Broadcastable to (..., n_q, n_k); added to the scaled scores before
+        softmax, for example a learned number per distance from query to key
+        (a relative position bias, as in T5). None adds nothing.
 
     Returns
     -------
@@ -94,7 +99,8 @@ def scaled_dot_product_attention(q, k, v, mask=None):
     ------
     ValueError
         If the shapes do not fit together, the mask is not boolean or does
-        not broadcast, or an input holds NaN or infinity.
+        not broadcast, the bias does not broadcast, or an input holds NaN or
+        infinity.
 
     Examples
     --------
@@ -111,6 +117,8 @@ def scaled_dot_product_attention(q, k, v, mask=None):
     _check_shapes(q, k, v)
     d_k = q.shape[-1]
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d_k)  # (..., n_q, n_k)
+    if bias is not None:
+        scores = scores + _as_bias(bias, scores.shape)  # (..., n_q, n_k)
     if mask is None:
         weights = softmax(scores, axis=-1)  # (..., n_q, n_k)
     else:
@@ -373,6 +381,19 @@ def _as_mask(mask, scores_shape):
     except ValueError:
         raise ValueError(
             f"mask of shape {mask.shape} does not broadcast to the score shape "
+            f"(..., n_q, n_k) = {scores_shape}"
+        ) from None
+
+
+def _as_bias(bias, scores_shape):
+    bias = np.asarray(bias, dtype=float)
+    if not np.all(np.isfinite(bias)):
+        raise ValueError("bias contains NaN or infinity (use mask to forbid a pair)")
+    try:
+        return np.broadcast_to(bias, scores_shape)
+    except ValueError:
+        raise ValueError(
+            f"bias of shape {bias.shape} does not broadcast to the score shape "
             f"(..., n_q, n_k) = {scores_shape}"
         ) from None
 

@@ -183,15 +183,11 @@ def forward(params, tokens, query, scale=SCALE):
     k = (x_flat @ params["W_K"]).reshape(m, n, D_K)  # (m, n, d_k)
     v = np.tanh(x_flat @ params["W_V"]).reshape(m, n, D_V)  # (m, n, d_v)
     mask = (tokens != TOKEN[PAD])[:, None, :]  # (m, 1, n): padding is never attended to
-    if "b_pos" not in params:  # no position: the site's attention, unchanged
-        z, a = scaled_dot_product_attention(q[:, None, :], k, v, mask=mask)  # (m, 1, d_v), (m, 1, n)
-        z, a = z[:, 0], a[:, 0]
-    else:  # the same scores plus one learned number for the distance from query to key
-        s = np.einsum("md,mnd->mn", q, k) / np.sqrt(D_K) + params["b_pos"][distance_index(query, n)]
-        a = softmax(np.where(mask[:, 0], s, -np.inf))  # (m, n)
-        z = np.einsum("mn,mnd->md", a, v)  # (m, d_v)
-    p = softmax(scale * z)  # (m, n_amounts)
-    return {"x": x, "q": q, "k": k, "v": v, "a": a, "z": z, "p": p}
+    # With position, one learned number for the distance from query to key is added to each score.
+    bias = params["b_pos"][distance_index(query, n)][:, None, :] if "b_pos" in params else None  # (m, 1, n)
+    z, a = scaled_dot_product_attention(q[:, None, :], k, v, mask=mask, bias=bias)  # (m, 1, d_v), (m, 1, n)
+    p = softmax(scale * z[:, 0])  # (m, n_amounts)
+    return {"x": x, "q": q, "k": k, "v": v, "a": a[:, 0], "z": z[:, 0], "p": p}
 
 
 def loss_and_grads(params, data, scale=SCALE):

@@ -112,6 +112,32 @@ def test_query_with_every_key_masked_gets_zero_weights_and_zero_output():
     np.testing.assert_allclose(weights[[0, 2]].sum(axis=-1), 1.0)
 
 
+def test_bias_is_added_to_the_scaled_scores_before_masking_and_softmax():
+    q, k, v = RNG.normal(size=(2, 3, 4)), RNG.normal(size=(2, 5, 4)), RNG.normal(size=(2, 5, 6))
+    bias = RNG.normal(size=(3, 5))  # broadcast over the batch
+    mask = RNG.random((2, 3, 5)) < 0.8
+    mask[..., 0] = True
+    output, weights = scaled_dot_product_attention(q, k, v, mask=mask, bias=bias)
+    scores = np.where(mask, q @ np.swapaxes(k, -1, -2) / 2.0 + bias, -np.inf)  # sqrt(d_k) = 2
+    expected = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    expected /= expected.sum(axis=-1, keepdims=True)
+    np.testing.assert_allclose(weights, expected)
+    np.testing.assert_allclose(output, expected @ v)
+    unbiased, _ = scaled_dot_product_attention(q, k, v, mask=mask)
+    assert not np.allclose(output, unbiased)
+
+
+@pytest.mark.parametrize("bias, message", [
+    (np.ones((3, 4)), "bias of shape"),
+    (np.full((3, 5), np.nan), "bias contains NaN"),
+    (np.full((3, 5), -np.inf), "bias contains NaN or infinity"),
+])
+def test_a_bias_that_does_not_fit_is_refused(bias, message):
+    q, k, v = RNG.normal(size=(3, 2)), RNG.normal(size=(5, 2)), RNG.normal(size=(5, 2))
+    with pytest.raises(ValueError, match=message):
+        scaled_dot_product_attention(q, k, v, bias=bias)
+
+
 @pytest.mark.parametrize("q_shape, k_shape, v_shape, message", [
     ((4,), (4, 3), (4, 3), "q must have at least 2 dimensions"),
     ((4, 3), (3,), (4, 3), "k must have at least 2 dimensions"),
