@@ -11,7 +11,6 @@ from mkdocs.plugins import event_priority
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
 import languages
-import layers  # noqa: F401  (the repository root on sys.path)
 from sitebuild import after_pages
 
 log = logging.getLogger("mkdocs.hooks.after_pages")

@@ -1,22 +1,17 @@
-"""MkDocs hook: the inside-a-page layer's Markdown extensions (sitebuild/inside_page/), in the language being built.
+"""MkDocs hook: the figure directive (sitebuild/inside_page/figures.py) in the language being built.
 
-Not in mkdocs.yml's `markdown_extensions`: MkDocs loads those before any hook, and the plain
-`mkdocs` command does not have the repository root on sys.path, so this hook adds them.
+mkdocs.yml lists the inside-a-page layer under `markdown_extensions`; only the language
+differs between the builds that mkdocs-static-i18n runs, so this hook sets it in each.
 """
 
 from mkdocs.plugins import event_priority
 
-# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-import languages
-import layers  # noqa: F401  (the repository root on sys.path)
+import languages  # a neighbour in hooks/: MkDocs runs each hook with its folder on sys.path
 
-FIGURES, MATHML = "sitebuild.inside_page.figures", "sitebuild.inside_page.mathml"
+FIGURES = "sitebuild.inside_page.figures"
 
 
 @event_priority(-200)  # after mkdocs-static-i18n (-100) has set the language of this build
 def on_config(config):
-    for name in (FIGURES, MATHML):
-        if name not in config.markdown_extensions:
-            config.markdown_extensions.append(name)
-    config.mdx_configs[FIGURES] = {"language": languages.building(config), "snippets": layers.ROOT + "/snippets"}
+    config.mdx_configs[FIGURES]["language"] = languages.building(config)
     return config

@@ -10,7 +10,6 @@ build in progress from Material's `theme.language`, which the plugin sets for ea
 build's on_post_build; `inside_further_language` says when.
 """
 
-import layers  # noqa: F401  (the repository root on sys.path)
 from sitebuild.languages import DEFAULT, page_url  # noqa: F401  (the hooks import them from here)
 
 _further = {"building": False}  # a further language's build is in progress

@@ -1,20 +1,14 @@
-"""The repository root on sys.path, so that the hooks import the layers in sitebuild/.
+"""What the hooks share: the generator's errors stop the build as MkDocs errors.
 
-Not a hook itself (mkdocs.yml does not list it). MkDocs puts a hook's folder on sys.path only
-while it imports the hook; the build's worker processes start with this process's sys.path.
+Not a hook itself (mkdocs.yml does not list it). The layers, sitebuild/, are installed in
+the environment (`pip install -e .`, README's commands), so every hook imports them.
 """
 
 import functools
-import sys
-from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-ROOT = str(Path(__file__).resolve().parent.parent)
-if ROOT not in sys.path:
-    sys.path.append(ROOT)
-
-from sitebuild.generate.errors import GenerationError  # noqa: E402  (needs ROOT on sys.path)
+from sitebuild.generate.errors import GenerationError
 
 
 def stops_the_build(event):

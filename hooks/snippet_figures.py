@@ -27,8 +27,6 @@ def on_config(config):
     # Snippets import their neighbours (attention, plotting, ...).
     if str(SNIPPETS) not in sys.path:
         sys.path.insert(0, str(SNIPPETS))
-    # `--8<-- "x.py"` finds snippets/x.py whatever the working directory.
-    config.mdx_configs.setdefault("pymdownx.snippets", {})["base_path"] = [str(SNIPPETS)]
     return config
 
 

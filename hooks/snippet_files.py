@@ -2,8 +2,6 @@
 
 from mkdocs.structure.files import File, InclusionLevel
 
-# Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
-import layers  # noqa: F401  (the repository root on sys.path)
 from sitebuild.generate.served_snippets import FOLDER, SNIPPETS, modules
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import INSTALL, ROOT, SOURCE_DATE_EPOCH, mkdocs_build
+from conftest import INSTALL, INSTALL_BUILD_CODE, ROOT, SOURCE_DATE_EPOCH, mkdocs_build
 
 MINIMAL_NAV = "nav:\n  - Home: index.md\n  - Glossary: glossary.md\n"
 
@@ -107,7 +107,7 @@ def test_two_fresh_clones_in_fresh_environments_build_byte_identical_sites(tmp_p
     for name in ("first", "second"):
         clone = fresh_clone(tmp_path / name / "project")
         script = (f"'{python}' -m venv .venv && .venv/bin/python -m {INSTALL} -q "
-                  "&& .venv/bin/python -m mkdocs build --strict -q -d site")
+                  f"&& .venv/bin/python -m {INSTALL_BUILD_CODE} -q && .venv/bin/mkdocs build --strict -q -d site")
         runs.append((clone, subprocess.Popen(["bash", "-c", script], cwd=clone, env=env, text=True,
                                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))
     for clone, run in runs:

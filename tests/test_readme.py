@@ -2,7 +2,7 @@
 
 import re
 
-from conftest import INSTALL, ROOT
+from conftest import INSTALL, INSTALL_BUILD_CODE, ROOT
 
 
 def readme_commands():
@@ -14,6 +14,7 @@ def test_readme_gives_a_serve_command_and_a_test_command():
     assert serve.endswith("mkdocs serve")
     assert test.endswith("pytest")
     assert INSTALL in serve and INSTALL in test  # the locks, hash-checked
+    assert INSTALL_BUILD_CODE in serve and INSTALL_BUILD_CODE in test  # then sitebuild/
 
 
 def test_ci_runs_the_readme_test_command_unchanged():

@@ -53,6 +53,8 @@ def load_mkdocs_yml():
     class Loader(yaml.SafeLoader):
         pass
     Loader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node)[-1])
+    Loader.add_constructor("!relative", lambda loader, node: str(  # `!relative $config_dir/x`: an absolute path
+        ROOT / loader.construct_scalar(node).removeprefix("$config_dir").lstrip("/")))
     return yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
 
 
@@ -101,12 +103,9 @@ def project(language, base, site, gen):
     config["plugins"] = [{"search": {**search, "lang": language}}]
     for key in ("hooks", "watch"):
         config.pop(key, None)
-    extensions = [e for e in config["markdown_extensions"] if "pymdownx.snippets" not in str(e)]
-    config["markdown_extensions"] = extensions + [
-        {"pymdownx.snippets": {"base_path": [str(ROOT / "snippets")], "check_paths": True}},
-        {"sitebuild.inside_page.figures": {"language": language, "snippets": str(ROOT / "snippets")}},
-        "sitebuild.inside_page.mathml",
-    ]
+    for extension in config["markdown_extensions"]:  # mkdocs.yml's, with the figures in this language
+        if isinstance(extension, dict) and "sitebuild.inside_page.figures" in extension:
+            extension["sitebuild.inside_page.figures"]["language"] = language
     path = site.parent / f"{language}.yml"
     path.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return path, notebooks
