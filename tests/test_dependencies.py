@@ -13,6 +13,7 @@ on purpose.
 import re
 import subprocess
 import sys
+import tomllib
 from importlib import metadata
 
 import pytest
@@ -35,6 +36,8 @@ LEFT_OUT = {
 }
 # What `python -m venv` puts into every environment before the lock is installed.
 VENV_SEEDS = {"pip", "setuptools"}
+# The site's build code, sitebuild/, installed from pyproject.toml after the locks.
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 
 def canonical(name):
@@ -134,6 +137,7 @@ def test_this_environment_holds_exactly_the_locked_versions():
     """What is installed here is what the lock pins for this Python, and nothing else."""
     entries = lock_entries(LOCK.read_text(encoding="utf-8")) + lock_entries(MODEL_LOCK.read_text(encoding="utf-8"))
     expected = {e["name"]: e["version"] for e in entries if applies_here(e)}
+    expected[canonical(PROJECT["name"])] = PROJECT["version"]  # and the build code itself
     installed = {canonical(d.metadata["Name"]): d.version for d in metadata.distributions()}
     wrong = [f"{name}: locked {version}, installed {installed.get(name, 'nothing')}"
              for name, version in sorted(expected.items()) if installed.get(name) != version]

@@ -22,8 +22,9 @@ worker); `result` is a Future of a notebook's .ipynb text and HTML. `FIGURES=off
 nothing and renders the notebooks without outputs. A cell that raises is a
 GenerationError that names the chapter and shows the traceback.
 
-A Jupyter converter renders each notebook (notebook_cache.render_html: the one of the
-package that the build also uses as its notebook plugin, used as a library).
+A Jupyter converter renders each notebook (notebook_cache.render_html: nbconvert through
+the converter of the package mkdocs-jupyter, used as a library; it loads no part of MkDocs,
+as tests/test_layers.py checks). `page_source` is what a notebook page is made of.
 """
 
 import json
@@ -34,7 +35,7 @@ from types import SimpleNamespace
 from ..languages import DEFAULT
 from . import figures, notebook_cache, notebook_outputs
 from . import pool as build_pool
-from .notebook_cells import build_notebook, chapters
+from .notebook_cells import build_notebook, chapters, figure_captions
 
 # What the converter is given: its plugin's defaults, without require.js.
 CONVERTER_OPTIONS = {"theme": "", "kernel_name": "", "allow_errors": True, "show_input": True, "no_input": False,
@@ -114,6 +115,26 @@ def notebook(slug, language):
 def result(slug, language):
     """A Future of the .ipynb text and the HTML of a chapter's notebook in a language."""
     return _state.results[slug, language]
+
+
+# Under `mkdocs serve`, the page of a notebook still being run.
+PENDING = {"en": "This notebook is being run; the page reloads when it is ready.",
+           "zh": "这个笔记本正在运行，运行完后页面会自动刷新。"}
+
+
+def page_source(slug, language):
+    """What a chapter's notebook page is made of: its .ipynb text, its HTML and its figures' captions.
+
+    Waits for the notebook, unless the server does not wait (pool.serving()): then a notebook
+    still being run is its .ipynb without outputs and a note that the page will reload.
+    """
+    made_result = result(slug, language)
+    if build_pool.unfinished(made_result):
+        ipynb = notebook_cache.ipynb_text(notebook(slug, language), [])
+        html = f'<p class="notebook-pending" role="status">{PENDING[language]}</p>'
+    else:
+        ipynb, html = made_result.result()
+    return ipynb, html, figure_captions(notebook(slug, language))
 
 
 def stop(cancel=False):
