@@ -80,7 +80,9 @@ def ipynb_text(notebook, outputs):
 def render_html(ipynb, label, options):
     """A notebook page's HTML, by the Jupyter converter, from the .ipynb text (in a worker).
 
-    `options` are the converter's options.
+    `options` are the converter's options. The converter is mkdocs-jupyter's `nb2html`
+    (nbconvert with that package's template), used as a library: it imports no part of
+    MkDocs (tests/test_layers.py), and this is the one module of the layers that names it.
     """
     from mkdocs_jupyter.convert import nb2html
 

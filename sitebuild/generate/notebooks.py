@@ -22,9 +22,9 @@ worker); `result` is a Future of a notebook's .ipynb text and HTML. `FIGURES=off
 nothing and renders the notebooks without outputs. A cell that raises is a
 GenerationError that names the chapter and shows the traceback.
 
-A Jupyter converter renders each notebook (notebook_cache.render_html: nbconvert through
-the converter of the package mkdocs-jupyter, used as a library; it loads no part of MkDocs,
-as tests/test_layers.py checks). `page_source` is what a notebook page is made of.
+A Jupyter converter renders each notebook (notebook_cache.render_html says which; it loads
+no part of MkDocs, as tests/test_layers.py checks). `page_source` is what a notebook page
+is made of.
 """
 
 import json
@@ -117,7 +117,7 @@ def result(slug, language):
     return _state.results[slug, language]
 
 
-# Under `mkdocs serve`, the page of a notebook still being run.
+# Under the live server (pool.serving()), the page of a notebook still being run.
 PENDING = {"en": "This notebook is being run; the page reloads when it is ready.",
            "zh": "这个笔记本正在运行，运行完后页面会自动刷新。"}
 
