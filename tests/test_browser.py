@@ -246,7 +246,7 @@ def test_search_finds_a_chapter_by_a_word_of_its_language(page, served_site, lan
     links = page.eval_on_selector_all(".md-search-result__item a", "els => els.map(e => e.href)")
     prefix = served_site + ("zh/" if language == "zh" else "")
     assert any(link.startswith(prefix + expected_page) for link in links), links
-    # Each language has its own index (hooks/search_index.py): every result is in the page's language
+    # Each language has its own index (sitebuild/after_pages/search_index.py): every result is in the page's language
     assert all(link.startswith(prefix) and ("/zh/" in link) == (language == "zh") for link in links), links
 
 

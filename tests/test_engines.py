@@ -7,7 +7,7 @@ the session's MkDocs build (`built_site`), and checks that both builds hold the 
 with the same bytes, except the one thing each engine writes differently: its name and
 version in every page's `<meta name="generator">` tag.
 
-The ProperDocs build runs with `FIGURE_CACHE=off` (hooks/build_cache.py): with the cache
+The ProperDocs build runs with `FIGURE_CACHE=off` (sitebuild/generate/cache.py): with the cache
 on, it would take every figure and every notebook's outputs from the entries the MkDocs
 build just wrote, and never draw or run one itself. So it does all the work, and the test
 takes as long as a cold build (about a minute here).

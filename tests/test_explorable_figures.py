@@ -1,7 +1,7 @@
 """Explorable figures: every heatmap cell explains itself, two explorables, tables of numbers.
 
 The build writes each figure's heatmaps (numbers, operands, place) into its SVG
-(snippets/plotting.py -> hooks/figure_drawing.py); docs/javascripts/cell-explanations.js
+(snippets/plotting.py -> sitebuild/generate/figures.py); docs/javascripts/cell-explanations.js
 and explorables.js read them in the browser. These tests check the data in the built
 pages, the JavaScript's maths against snippets/attention.py (1e-9, in Chromium), and
 mouse, touch and keyboard in both languages and both schemes.

@@ -93,7 +93,7 @@ def test_no_figures_mode_draws_placeholders(counted_renders, monkeypatch):
 
 
 def test_a_worker_process_draws_what_the_cache_lacks(tmp_path, monkeypatch):
-    """The build's workers (hooks/build_pool.py) draw the same SVG as this process; the cache keeps it."""
+    """The build's workers (sitebuild/generate/pool.py) draw the same SVG as this process; the cache keeps it."""
     from sitebuild.generate import pool as build_pool
 
     monkeypatch.setattr(figure_drawing, "CACHE", tmp_path / "cache")

@@ -1,7 +1,7 @@
 """Every chapter as a notebook (hooks/notebooks.py): made from the page, run, rendered, linked.
 
 The build runs no kernel: it computes the outputs in its own processes
-(hooks/notebook_outputs.py). Here every notebook is executed afresh, with
+(sitebuild/generate/notebook_outputs.py). Here every notebook is executed afresh, with
 nbclient, each in a new kernel in an empty folder, as a reader would run the
 downloaded file (no cache), and what it prints must be what the site publishes.
 A notebook whose code cells are identical to another's is covered by that

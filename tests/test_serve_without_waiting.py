@@ -1,4 +1,4 @@
-"""Under `mkdocs serve` a page does not wait for its figures and notebooks (hooks/build_pool.py).
+"""Under `mkdocs serve` a page does not wait for its figures and notebooks (sitebuild/generate/pool.py).
 
 The server serves as soon as the pages are written; a figure still being drawn is a note on
 its page, and when the work is done .cache/serve/ready is written, which the server watches,

@@ -2,7 +2,7 @@
 // it with Tab and the arrow keys: its query row and key column are outlined and a box
 // shows how its number was computed, with the numbers. The data come from the build:
 // snippets/plotting.py's heatmap() records each grid's numbers and operands, and
-// hooks/figure_drawing.py writes them into the SVG's data-figure attribute. Without
+// sitebuild/generate/figures.py writes them into the SVG's data-figure attribute. Without
 // JavaScript the figure reads as drawn, and the tables under it hold its numbers.
 (function () {
   "use strict";

@@ -1,7 +1,7 @@
 // The search index is fetched when the reader starts a search, not on every page load,
-// and it is the index of the page's language (hooks/search_index.py writes one each).
+// and it is the index of the page's language (sitebuild/after_pages/search_index.py writes one each).
 //
-// Material's script, which runs after this one (hooks/search_index.py puts it first), asks for
+// Material's script, which runs after this one (sitebuild/after_pages/search_index.py puts it first), asks for
 // search/search_index.json below the site root with an XMLHttpRequest as soon as the
 // page loads, and its search waits for the answer. This script holds that one request
 // back until the reader first focuses the search field (a click on it or on the search

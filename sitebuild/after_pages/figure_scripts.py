@@ -2,7 +2,7 @@
 
 docs/javascripts/cell-explanations.js explains a heatmap's cells, so a page gets it
 when one of its figures has a heatmap (the figure's data, written into the SVG by
-hooks/figure_drawing.py, lists them); docs/javascripts/explorables.js builds an
+sitebuild/generate/figures.py, lists them); docs/javascripts/explorables.js builds an
 explorable under its figure, so only a page whose figure asks for one gets it (after
 cell-explanations.js, whose dot product and softmax it uses). As extra_javascript they
 were on every page: 8.8 KiB gzipped on the home page, the glossary and the notebooks,

@@ -32,5 +32,5 @@ def _table(heatmap, n, language):
     body = "".join(
         f'<tr><th scope="row">{escape(r)}</th>' + "".join(f"<td>{escape(cell)}</td>" for cell in cells) + "</tr>"
         for r, cells in zip(rows, heatmap["text"]))
-    # Styled and scrolled as every table of the site (hooks/html_fixes.py makes it focusable).
+    # Styled and scrolled as every table of the site (sitebuild/after_pages/html_fixes.py makes it focusable).
     return f"<table><caption>{escape(caption)}</caption><thead>{head}</thead><tbody>{body}</tbody></table>"
