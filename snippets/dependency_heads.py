@@ -2,14 +2,16 @@
 
 A head "predicts" a word's partner by the word it attends to most. For one
 relation, a head's accuracy is the share of hand-labelled (dependent, head)
-word pairs for which the dependent's most-attended word is its head. The
-baseline is a fixed offset: always predict the word k positions away, for
-the best k. Every word of `SENTENCES` is one token of the model, so word i
-is token i + 1 ([CLS] is token 0).
+word pairs for which the dependent's most-attended word is its head; with
+`reverse=True`, for which the head's most-attended word is its dependent
+(Clark et al. score both directions). The baseline is a fixed offset: always
+predict the word k positions away, for the best k. Every word of `SENTENCES`
+is one token of the model, so word i is token i + 1 ([CLS] is token 0).
 
-    head_accuracies("det")   # (layers, heads): share of determiners that find their noun
-    best_head("det")         # ((layer, head), accuracy)
-    best_offset("det")       # (offset, accuracy): the baseline to beat
+    head_accuracies("det")                 # (layers, heads): share of determiners that find their noun
+    head_accuracies("det", reverse=True)   # ... of nouns that find their determiner
+    best_head("det")                       # ((layer, head), accuracy)
+    best_offset("det")                     # (offset, accuracy): the baseline to beat
 """
 
 import numpy as np
@@ -59,11 +61,14 @@ def check_one_token_per_word(sentences=SENTENCES):
             raise ValueError(f"{sentence['text']!r} is not one token per word: {tokens}")
 
 
-def pairs(relation, sentences=SENTENCES):
-    """Every (sentence text, dependent, head) of one relation, in order."""
+def pairs(relation, sentences=SENTENCES, reverse=False):
+    """Every (sentence text, word, partner) of one relation, in order.
+
+    The word is the dependent and its partner the head; with `reverse`, the other way round.
+    """
     if relation not in RELATIONS:
         raise ValueError(f"unknown relation {relation!r}; choose one of {RELATIONS}")
-    return [(s["text"], dep, head) for s in sentences for dep, head in s[relation]]
+    return [(s["text"], *((head, dep) if reverse else (dep, head))) for s in sentences for dep, head in s[relation]]
 
 
 def most_attended(weights):
@@ -85,54 +90,57 @@ def most_attended(weights):
     return np.argmax(words, axis=-1)  # (..., n - 2)
 
 
-def head_accuracies(relation, sentences=SENTENCES):
-    """Each head's share of the relation's pairs whose dependent attends most to its head: (layers, heads)."""
+def head_accuracies(relation, sentences=SENTENCES, reverse=False):
+    """Each head's share of the relation's pairs whose word attends most to its partner: (layers, heads).
+
+    The word is the dependent, its partner the head; with `reverse`, the other way round.
+    """
     check_one_token_per_word(sentences)
-    hits, labelled = np.zeros((minilm.N_LAYERS, minilm.N_HEADS)), pairs(relation, sentences)
-    for text, dep, head in labelled:
+    hits, labelled = np.zeros((minilm.N_LAYERS, minilm.N_HEADS)), pairs(relation, sentences, reverse)
+    for text, word, partner in labelled:
         _, weights = minilm.attention_weights(text)  # (layers, heads, n, n)
         predicted = most_attended(weights)  # (layers, heads, n - 2): word indices
-        hits += predicted[..., dep] == head
+        hits += predicted[..., word] == partner
     return hits / len(labelled)
 
 
-def offset_accuracies(relation, sentences=SENTENCES, offsets=range(-4, 5)):
-    """For each offset k (0 left out), the share of pairs with dependent + k == head: {k: accuracy}."""
-    labelled = pairs(relation, sentences)
-    return {k: sum(dep + k == head for _, dep, head in labelled) / len(labelled)
+def offset_accuracies(relation, sentences=SENTENCES, offsets=range(-4, 5), reverse=False):
+    """For each offset k (0 left out), the share of pairs with word + k == partner: {k: accuracy}."""
+    labelled = pairs(relation, sentences, reverse)
+    return {k: sum(word + k == partner for _, word, partner in labelled) / len(labelled)
             for k in offsets if k != 0}
 
 
-def best_offset(relation, sentences=SENTENCES, offsets=range(-4, 5)):
+def best_offset(relation, sentences=SENTENCES, offsets=range(-4, 5), reverse=False):
     """The baseline: the offset with the highest accuracy, as (offset, accuracy)."""
-    accuracies = offset_accuracies(relation, sentences, offsets)
+    accuracies = offset_accuracies(relation, sentences, offsets, reverse)
     k = max(accuracies, key=accuracies.get)  # the first of equals, in offset order
     return k, accuracies[k]
 
 
-def best_head(relation, sentences=SENTENCES):
+def best_head(relation, sentences=SENTENCES, reverse=False):
     """The head with the highest accuracy, as ((layer, head), accuracy)."""
-    accuracies = head_accuracies(relation, sentences)  # (layers, heads)
+    accuracies = head_accuracies(relation, sentences, reverse)  # (layers, heads)
     layer, head = np.unravel_index(np.argmax(accuracies), accuracies.shape)
     return (int(layer), int(head)), float(accuracies[layer, head])
 
 
-def misses(relation, layer, head, sentences=SENTENCES):
-    """The pairs one head gets wrong: [(sentence, dependent, attended word, right word), ...]."""
+def misses(relation, layer, head, sentences=SENTENCES, reverse=False):
+    """The pairs one head gets wrong: [(sentence, word, attended word, right word), ...]."""
     check_one_token_per_word(sentences)
     wrong = []
-    for text, dep, right in pairs(relation, sentences):
+    for text, word, right in pairs(relation, sentences, reverse):
         _, weights = minilm.attention_weights(text)  # (layers, heads, n, n)
-        attended = most_attended(weights[layer, head])[dep]  # a word index
+        attended = most_attended(weights[layer, head])[word]  # a word index
         if attended != right:
             words = text.split()
-            wrong.append((text, words[dep], words[attended], words[right]))
+            wrong.append((text, words[word], words[attended], words[right]))
     return wrong
 
 
-def top_heads(relation, count=3, sentences=SENTENCES):
+def top_heads(relation, count=3, sentences=SENTENCES, reverse=False):
     """The `count` most accurate heads, best first: [((layer, head), accuracy), ...]."""
-    accuracies = head_accuracies(relation, sentences)
+    accuracies = head_accuracies(relation, sentences, reverse)
     order = np.argsort(-accuracies, axis=None, kind="stable")[:count]
     return [((int(i // minilm.N_HEADS), int(i % minilm.N_HEADS)), float(accuracies.flat[i]))
             for i in order]

@@ -89,11 +89,34 @@ def test_a_planted_next_word_head_scores_one_on_det_and_the_offset_baseline_agre
         k: float(k == -2) for k in range(-4, 5) if k != 0}
 
 
+def test_reversed_pairs_swap_each_word_and_its_partner():
+    forward = dependency_heads.pairs("dobj", PLANTED)
+    assert forward == [("the cat ate a fish", 4, 2), ("a boy read this book today", 4, 2)]
+    assert dependency_heads.pairs("dobj", PLANTED, reverse=True) == [(t, b, a) for t, a, b in forward]
+
+
+def test_reversed_the_planted_next_word_head_finds_no_determiner_and_the_offset_flips(monkeypatch):
+    monkeypatch.setattr(minilm, "attention_weights", next_word_weights)
+    # A noun looking for its determiner must look back; the planted head looks forward.
+    assert dependency_heads.head_accuracies("det", PLANTED, reverse=True)[0, 0] == 0.0
+    assert dependency_heads.best_offset("det", PLANTED, reverse=True) == (-1, 1.0)
+    assert dependency_heads.best_offset("dobj", PLANTED, reverse=True) == (2, 1.0)
+    assert dependency_heads.misses("det", 0, 0, PLANTED, reverse=True)[0] == (
+        "the cat ate a fish", "cat", "ate", "the")
+
+
+@pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("relation", RELATIONS)
-def test_the_best_real_head_beats_the_best_offset(relation):
-    (layer, head), accuracy = dependency_heads.best_head(relation)
-    offset, baseline = dependency_heads.best_offset(relation)
-    assert accuracy > baseline, (relation, (layer, head), accuracy, offset, baseline)
-    accuracies = dependency_heads.head_accuracies(relation)
+def test_the_best_real_head_beats_the_best_offset(relation, reverse):
+    (layer, head), accuracy = dependency_heads.best_head(relation, reverse=reverse)
+    offset, baseline = dependency_heads.best_offset(relation, reverse=reverse)
+    assert accuracy > baseline, (relation, reverse, (layer, head), accuracy, offset, baseline)
+    accuracies = dependency_heads.head_accuracies(relation, reverse=reverse)
     assert accuracies[layer, head] == accuracies.max() == accuracy
-    assert dependency_heads.top_heads(relation)[0] == ((layer, head), accuracy)
+    assert dependency_heads.top_heads(relation, reverse=reverse)[0] == ((layer, head), accuracy)
+
+
+def test_the_head_named_verb_to_object_from_one_sentence_does_not_find_objects_in_general():
+    """The page: layer 0, head 4 finds the object for fewer than half of the verbs; the best head far more."""
+    verbs_finding_objects = dependency_heads.head_accuracies("dobj", reverse=True)  # (layers, heads)
+    assert verbs_finding_objects[0, 4] < 0.5 < verbs_finding_objects.max()
