@@ -1,10 +1,10 @@
-"""Why each key gets the score it gets: the row of "blue", product by product.
+"""Why each key gets the factor it gets: the row of "blue", product by product.
 
 Top: Kᵀ, one column per key word. Left: the query of "blue", one number per
 component. Middle: every component of q_blue times the same component of
-each key; a column's products add up to that key's score, shown below as
-the row of "blue" in Q·Kᵀ. "The" disagrees in sign everywhere, "ball"
-agrees where the numbers are largest.
+each key; a column's products add up to that key's factor, shown below as
+the row of "blue" in Q·Kᵀ. "The" and "is" are nonzero only where the query
+is negative, "ball" agrees where the query is largest.
 """
 
 import sys
