@@ -10,7 +10,7 @@ build in progress from Material's `theme.language`, which the plugin sets for ea
 build's on_post_build; `inside_further_language` says when.
 """
 
-from sitebuild.languages import DEFAULT, page_url  # noqa: F401  (the hooks import them from here)
+from sitebuild.languages import DEFAULT, folder, page_url  # noqa: F401  (the hooks import them from here)
 
 _further = {"building": False}  # a further language's build is in progress
 

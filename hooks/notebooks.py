@@ -56,7 +56,7 @@ def on_shutdown():
 @event_priority(-200)  # after mkdocs-static-i18n (-100), which would turn them back into plain files
 def on_files(files, config):
     language = languages.building(config)
-    prefix = "" if language == languages.DEFAULT else f"{language}/"
+    prefix = languages.folder(language)
     _state.workdir = _state.workdir or tempfile.TemporaryDirectory(prefix="mkdocs-notebooks-")
     _state.pages = {}
     for slug in (slug for slug, lang in making.made() if lang == language):

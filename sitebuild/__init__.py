@@ -11,3 +11,7 @@ No module here imports MkDocs, Material or the i18n plugin: the hooks in hooks/ 
 few lines each that say which MkDocs event calls which layer, so another engine that
 runs Python-Markdown can call the same layers.
 """
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository: docs/, snippets/, .cache/

@@ -41,7 +41,7 @@ from sitebuild.generate import notebook_page  # noqa: E402
 from sitebuild.generate.figures import figure_data  # noqa: E402
 from sitebuild.generate.notebook_cells import figure_captions  # noqa: E402
 from sitebuild.inside_page.figures import PLACEHOLDER, fill_in, figures_in  # noqa: E402
-from sitebuild.languages import DEFAULT, LANGUAGES  # noqa: E402
+from sitebuild.languages import DEFAULT, LANGUAGES, folder  # noqa: E402
 
 SITE_URL = "https://why-attention.github.io/"
 SEARCH_WORDS = [("en", "dot product", "dot-product-similarity/"), ("zh", "点积", "dot-product-similarity/"),
@@ -79,7 +79,7 @@ def project(language, base, site, gen):
         folder = docs / "notebooks" / slug
         folder.mkdir(parents=True)
         shutil.copyfile(ipynb, folder.parent / f"{slug}.ipynb")  # the download
-        url = ("" if language == DEFAULT else f"{language}/") + f"notebooks/{slug}/"
+        url = folder(language) + f"notebooks/{slug}/"
         captions = figure_captions(nbformat.reads(ipynb.read_text(encoding="utf-8"), as_version=4))
         html, _, title, images = notebook_page.finish(ipynb.with_suffix(".html").read_text(encoding="utf-8"),
                                                       slug, language, captions, url, SITE_URL)
@@ -92,7 +92,7 @@ def project(language, base, site, gen):
     config["nav"] = [{titles.get(k, k): v} for item in config["nav"] for k, v in item.items()]
     for key in ("site_name", "site_description"):
         config[key] = settings.get(key, config[key])
-    config["site_url"] = SITE_URL + ("" if language == DEFAULT else f"{language}/")
+    config["site_url"] = SITE_URL + folder(language)
     config["docs_dir"] = str(docs.relative_to(site.parent))  # Zensical: site_dir inside the project's folder
     config["site_dir"] = str((site if language == DEFAULT else site / language).relative_to(site.parent))
     config["theme"]["language"] = language
@@ -263,7 +263,7 @@ def checks(language, site, mk_site, placeholders, notebooks):
     other = "zh" if language == DEFAULT else DEFAULT
     selector = rf'<a href="([^"]*)" hreflang="{other}" class="md-select__link"'
     rows.append((f"{language}: pages linking to {other} (selector)", *both(selector)))
-    chapter = ("" if language == DEFAULT else f"{language}/") + "input-to-attention/index.html"
+    chapter = folder(language) + "input-to-attention/index.html"
     rows.append((f"{language}: selector's {other} link on a chapter", *(
         re.search(selector, (s / chapter).read_text(encoding="utf-8"))[1] for s in (site, mk_site))))
     index = {s: (s if language == DEFAULT else s / language) / name

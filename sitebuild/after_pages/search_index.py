@@ -21,7 +21,7 @@ import json
 import os
 import re
 
-from ..languages import DEFAULT
+from ..languages import DEFAULT, folder
 
 INDEX = "search/search_index.json"
 SCRIPT = "javascripts/search-on-first-use.js"
@@ -30,7 +30,7 @@ BUNDLE = re.compile(r'<script src="(?P<root>[^"]*)assets/javascripts/bundle\.[^"
 
 def index_path(language):
     """Where a language's index lives, from the site root: the default's at search/, the others' below their folder."""
-    return INDEX if language == DEFAULT else f"{language}/{INDEX}"
+    return folder(language) + INDEX
 
 
 def language_of(location, others):

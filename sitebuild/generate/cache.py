@@ -7,6 +7,10 @@ by side never read half a file. `FIGURE_CACHE=off` (clean builds) neither reads 
 
 import os
 
+from .. import ROOT
+
+FOLDER = ROOT / ".cache"
+
 
 def enabled():
     return os.environ.get("FIGURE_CACHE", "on") != "off"

@@ -36,15 +36,15 @@ import sys
 import warnings
 from pathlib import Path
 
+from .. import ROOT
 from ..inside_page.figures import figures_in
 from ..languages import DEFAULT
 from . import cache as build_cache
 from . import pool as build_pool
 from .errors import GenerationError
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 SNIPPETS = ROOT / "snippets"
-CACHE = ROOT / ".cache" / "figures"
+CACHE = build_cache.FOLDER / "figures"
 
 # Text and lines drawn in this colour become `currentColor` in the SVG, so they
 # take the page's text colour in both the light and the dark scheme.

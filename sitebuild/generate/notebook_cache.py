@@ -31,7 +31,7 @@ from pathlib import Path
 from . import cache as build_cache
 from . import notebook_outputs
 
-CACHE = Path(__file__).resolve().parent.parent.parent / ".cache" / "notebooks"
+CACHE = build_cache.FOLDER / "notebooks"
 
 
 def outputs_key(notebook):

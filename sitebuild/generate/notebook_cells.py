@@ -13,17 +13,16 @@ so the notebook runs without the repository.
 
 import ast
 import re
-from pathlib import Path
 
 import nbformat
 
+from .. import ROOT
 from ..inside_page.figures import DIRECTIVE
 from ..languages import page_url
 from .errors import GenerationError
 from .figures import SNIPPETS
 from .notebook_modules import module_cell, needed_modules
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 DOCS = ROOT / "docs"
 NOT_CHAPTERS = {"index", "glossary"}
 
@@ -152,11 +151,16 @@ def _python_cell(body):
     """The code of a ```python fence; a fence that only includes a snippet gets it without its main block."""
     lines = [line for line in body if line.strip()]
     if len(lines) == 1 and (found := INCLUDE.match(lines[0])):
-        path = SNIPPETS / found["name"]
-        if not path.is_file():
-            raise GenerationError(f'notebooks: --8<-- "{found["name"]}" names no file in snippets/')
-        return without_main_block(path.read_text(encoding="utf-8"))
+        return without_main_block(_included(found["name"]))
     return "\n".join(_expand_includes(body)).strip("\n")
+
+
+def _included(name):
+    """The text of snippets/<name>, which a `--8<--` line includes; an error if there is no such file."""
+    path = SNIPPETS / name
+    if not path.is_file():
+        raise GenerationError(f'notebooks: --8<-- "{name}" names no file in snippets/')
+    return path.read_text(encoding="utf-8")
 
 
 def _dedent(line, width):
@@ -169,10 +173,7 @@ def _expand_includes(lines):
     for line in lines:
         found = INCLUDE.match(line)
         if found:
-            path = SNIPPETS / found["name"]
-            if not path.is_file():
-                raise GenerationError(f'notebooks: --8<-- "{found["name"]}" names no file in snippets/')
-            out += [found["indent"] + text for text in path.read_text(encoding="utf-8").rstrip("\n").splitlines()]
+            out += [found["indent"] + text for text in _included(found["name"]).rstrip("\n").splitlines()]
         else:
             out.append(line)
     return out

@@ -22,13 +22,12 @@ is served in seconds instead of after some twenty seconds of drawing.
 
 import multiprocessing
 import os
-import sys
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor, wait
-from pathlib import Path
 
-ROOT = str(Path(__file__).resolve().parent.parent.parent)  # the repository: workers import sitebuild from it
-READY = Path(ROOT) / ".cache" / "serve"  # watched by the live server; `ready` is written there
+from . import cache as build_cache
+
+READY = build_cache.FOLDER / "serve"  # watched by the live server; `ready` is written there
 
 _pool = None
 _lock = threading.Lock()  # the notebooks' threads submit too
@@ -48,8 +47,6 @@ def submit(function, *args):
     global _pool
     with _lock:
         if _pool is None:
-            if ROOT not in sys.path:  # spawned workers start with this process's sys.path
-                sys.path.append(ROOT)
             _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"))
         future = _pool.submit(function, *args)
         if _serve["on"]:

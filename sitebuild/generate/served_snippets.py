@@ -8,9 +8,8 @@ file to save or copy. A page links to one as to a page, relative to docs/:
 [snippets/relevance_training.py](snippets/relevance_training.py), so the link is checked.
 """
 
-from pathlib import Path
+from .figures import SNIPPETS
 
-SNIPPETS = Path(__file__).resolve().parent.parent.parent / "snippets"
 FOLDER = "snippets"  # where they are served, below the site's root
 
 
