@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from plotting import heatmap, softmax_rows, use_language
-from relevance_training import D_K, attention_row, distance_index, query_and_key, train_same_kind
+from relevance_training import attention_row, attention_scores, train_same_kind
 
 WORDS = "The black cat drank the milk and sipped the water".split()
 OBJECTS = {5: 3, 9: 7}  # position of each object: position of its own verb
@@ -27,14 +27,6 @@ LABELS = {
 }
 
 
-def scores(params, at):
-    """q · k / √d_k (+ b_pos of each distance) of the object at `at` over WORDS.  (10,)"""
-    s = np.array([q @ k for q, k in (query_and_key(params, WORDS[at], word) for word in WORDS)]) / np.sqrt(D_K)
-    if "b_pos" in params:
-        s = s + params["b_pos"][distance_index([at], len(WORDS))[0]]
-    return s
-
-
 def draw(lang="en"):
     use_language(lang)
     fig, axes = plt.subplots(1, 2, figsize=(10.5, 2.4), layout="constrained")
@@ -44,7 +36,7 @@ def draw(lang="en"):
         rows = np.array([attention_row(params, WORDS, WORDS[at], at=at) for at in OBJECTS])  # (2, 10)
         heatmap(ax, rows, [WORDS[at] for at in OBJECTS], WORDS, "weight", highlight_cells=own_verbs,
                 title=LABELS[lang][position],
-                computed_as=softmax_rows(np.array([scores(params, at) for at in OBJECTS])))
+                computed_as=softmax_rows(np.array([attention_scores(params, WORDS, WORDS[at], at) for at in OBJECTS])))
         ax.tick_params(axis="x", labelrotation=90)
     return fig
 

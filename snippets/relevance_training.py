@@ -239,11 +239,11 @@ def encode(words):
     return np.array([[TOKEN[w] for w in words]])
 
 
-def attention_row(params, words=SENTENCE, query_word="milk", at=None):
-    """The attention weights of `query_word`'s query over the keys of `words`.  (n,)
+def attention_scores(params, words=SENTENCE, query_word="milk", at=None):
+    """The scores of `query_word`'s query for the keys of `words`: q · k / √d_k (+ b_pos).  (n,)
 
-    The query word need not be one of the words: `attention_row(params,
-    sentence, "fish")` asks what fish's query would attend to in that sentence.
+    The query word need not be one of the words: `attention_scores(params,
+    sentence, "fish")` asks how fish's query would score that sentence.
     A model with position also needs the query's place: `at`, by default
     where `query_word` stands in `words`.
     """
@@ -254,7 +254,12 @@ def attention_row(params, words=SENTENCE, query_word="milk", at=None):
     if "b_pos" in params:
         at = words.index(query_word) if at is None else at
         scores = scores + params["b_pos"][distance_index([at], len(words))[0]]
-    return softmax(scores)
+    return scores
+
+
+def attention_row(params, words=SENTENCE, query_word="milk", at=None):
+    """The attention weights of `query_word`'s query over the keys of `words`: softmax of `attention_scores`.  (n,)"""
+    return softmax(attention_scores(params, words, query_word, at))
 
 
 def predict(params, words, at):
