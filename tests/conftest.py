@@ -45,6 +45,26 @@ def mkdocs_build(config_file, site_dir, strict=True, env=None):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=Path(config_file).parent, env=env)
 
 
+def site_files(site):
+    """{path relative to the site, in POSIX form: Path} for every file of a built site."""
+    return {p.relative_to(site).as_posix(): p for p in site.rglob("*") if p.is_file()}
+
+
+def differing_files(left, right, transform=None):
+    """Relative paths of the files that differ, or exist on one side only, between two built sites.
+
+    `transform(name, data)`, if given, is applied to both files' bytes before they are compared.
+    """
+    a, b = site_files(left), site_files(right)
+
+    def content(name, files):
+        data = files[name].read_bytes()
+        return data if transform is None else transform(name, data)
+
+    return sorted((a.keys() ^ b.keys()) | {name for name in a.keys() & b.keys()
+                                          if content(name, a) != content(name, b)})
+
+
 def normalise(code):
     """Code or output text without leading/trailing blank lines and trailing spaces."""
     return "\n".join(line.rstrip() for line in code.strip("\n").splitlines())

@@ -1,6 +1,5 @@
 """Build checks with planted faults: each check must fail when its fault is present."""
 
-import filecmp
 import os
 import re
 import shutil
@@ -9,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import INSTALL, INSTALL_BUILD_CODE, ROOT, SOURCE_DATE_EPOCH, mkdocs_build
+from conftest import INSTALL, INSTALL_BUILD_CODE, ROOT, SOURCE_DATE_EPOCH, differing_files, mkdocs_build
 
 MINIMAL_NAV = "nav:\n  - Home: index.md\n  - Glossary: glossary.md\n"
 
@@ -39,21 +38,6 @@ def copy_project(tmp_path, minimal=False):
 
 def append(path, text):
     path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
-
-
-def differing_files(left, right):
-    """Relative paths of files that differ (or exist on one side only) between two trees."""
-    found = []
-
-    def walk(cmp, prefix=""):
-        found.extend(prefix + name for name in cmp.left_only + cmp.right_only + cmp.funny_files)
-        _, mismatch, errors = filecmp.cmpfiles(cmp.left, cmp.right, cmp.common_files, shallow=False)
-        found.extend(prefix + name for name in mismatch + errors)
-        for name, sub in cmp.subdirs.items():
-            walk(sub, f"{prefix}{name}/")
-
-    walk(filecmp.dircmp(left, right))
-    return sorted(found)
 
 
 def test_minimal_copy_builds_strictly(tmp_path):

@@ -19,7 +19,7 @@ import subprocess
 import sys
 from importlib import metadata
 
-from conftest import ROOT, SOURCE_DATE_EPOCH
+from conftest import ROOT, SOURCE_DATE_EPOCH, differing_files, site_files
 
 # The engine's part of Material's generator tag: "mkdocs-1.6.1" or "mkdocs-ProperDocs 1.6.7"
 # (the Material version after it must match).
@@ -34,14 +34,9 @@ def properdocs_build(site_dir, site_url):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
 
 
-def without_generator(data):
-    """A page's bytes with the engine's name in its generator tag replaced by ENGINE."""
-    return GENERATOR.sub(rb"\1ENGINE\2", data)
-
-
-def site_files(site):
-    """{path relative to the site, in POSIX form: Path} for every file of a built site."""
-    return {p.relative_to(site).as_posix(): p for p in site.rglob("*") if p.is_file()}
+def without_generator(name, data):
+    """A file's bytes, with the engine's name in a page's generator tag replaced by ENGINE."""
+    return GENERATOR.sub(rb"\1ENGINE\2", data) if name.endswith(".html") else data
 
 
 def first_difference(a, b, context=60):
@@ -54,14 +49,12 @@ def first_difference(a, b, context=60):
 def site_differences(site_a, site_b):
     """How two built sites differ beyond the engine's name in the generator tag (empty when they do not)."""
     a, b = site_files(site_a), site_files(site_b)
-    problems = [f"only in {site_a}: {name}" for name in sorted(a.keys() - b.keys())]
-    problems += [f"only in {site_b}: {name}" for name in sorted(b.keys() - a.keys())]
-    for name in sorted(a.keys() & b.keys()):
-        x, y = a[name].read_bytes(), b[name].read_bytes()
-        if name.endswith(".html"):
-            x, y = without_generator(x), without_generator(y)
-        if x != y:
-            problems.append(f"{name} differs {first_difference(x, y)}")
+    differing = differing_files(site_a, site_b, without_generator)
+    problems = [f"only in {site_a}: {name}" for name in differing if name not in b]
+    problems += [f"only in {site_b}: {name}" for name in differing if name not in a]
+    for name in (name for name in differing if name in a and name in b):
+        x, y = (without_generator(name, files[name].read_bytes()) for files in (a, b))
+        problems.append(f"{name} differs {first_difference(x, y)}")
     return problems
 
 
