@@ -6,6 +6,7 @@ NumPy only: copy this file into your project and import it.
     output, weights = scaled_dot_product_attention(q, k, v, mask=None, bias=None)
     output, weights = multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None)
     output, weights = multi_head_attention(..., biases=(b_q, b_k, b_v, b_o))  # as in BERT
+    mask = look_ahead_mask(n)   # a decoder's: each word sees itself and the words before it
 
 Shapes follow the usual convention: queries on rows, keys on columns.
 
@@ -29,7 +30,7 @@ What a Transformer layer does with that output (post-norm, as in the original):
 
 import numpy as np
 
-__all__ = ["softmax", "scaled_dot_product_attention", "multi_head_attention",
+__all__ = ["softmax", "scaled_dot_product_attention", "look_ahead_mask", "multi_head_attention",
            "split_heads", "merge_heads", "layer_norm", "add_and_norm"]
 
 
@@ -126,6 +127,28 @@ def scaled_dot_product_attention(q, k, v, mask=None, bias=None):
         weights = _masked_softmax(scores, mask)  # (..., n_q, n_k)
     output = weights @ v  # (..., n_q, d_v)
     return output, weights
+
+
+def look_ahead_mask(n):
+    """The decoder's mask: query i may attend to keys 0 ... i, itself and the words before it.  (n, n)
+
+    True on and below the diagonal, False above it (the keys that come later).
+
+    Raises
+    ------
+    ValueError
+        If `n` is not a positive integer.
+
+    Examples
+    --------
+    >>> look_ahead_mask(3).astype(int)
+    array([[1, 0, 0],
+           [1, 1, 0],
+           [1, 1, 1]])
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer (the number of words), got {n!r}")
+    return np.tril(np.ones((n, n), dtype=bool))
 
 
 def split_heads(x, n_heads):

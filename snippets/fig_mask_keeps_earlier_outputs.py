@@ -13,7 +13,7 @@ import sys
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attention import scaled_dot_product_attention
+from attention import look_ahead_mask, scaled_dot_product_attention
 from plotting import heatmap, use_language
 from running_example import TARGET_WORDS, target_qkv
 
@@ -22,11 +22,6 @@ LABELS = {
     "en": {"with": "with the mask", "without": "without", "change": "largest change"},
     "zh": {"with": "加前瞻掩码", "without": "不加掩码", "change": "最大变化"},
 }
-
-
-def look_ahead_mask(n):
-    """True on and below the diagonal: query i may attend to keys 0..i.  (n, n)"""
-    return np.tril(np.ones((n, n), dtype=bool))
 
 
 def draw(lang="en"):

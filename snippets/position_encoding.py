@@ -10,6 +10,13 @@ with base = 10000, so the wavelengths run from 2*pi (i = 0) up to almost
 10000 * 2*pi. The running example's two position columns are the pair i = 0.
 
     pe = sinusoidal_position_encoding(n_positions, d_model)   # (n_positions, d_model)
+
+Rotary position embedding (RoPE; Su et al. 2021), used by Llama and most
+recent decoders, puts position into attention another way: nothing is added
+to a word's row; instead each query and key is turned, pair of columns by
+pair of columns, by the angle pos * omega_i, the angle of the sines above.
+
+    q = rotary_position_embedding(q)   # (..., n, d_k): row pos turned by pos * omega_i
 """
 
 import numpy as np
@@ -80,3 +87,41 @@ def shift_matrix(offset, d_model, base=10000.0):
         # row vector (sin a, cos a) @ [[c, -s], [s, c]] = (sin(a + b), cos(a + b)), b = offset * omega
         m[2 * i:2 * i + 2, 2 * i:2 * i + 2] = [[c, -s], [s, c]]
     return m
+
+
+def rotary_position_embedding(x, base=10000.0):
+    """Rotary position embedding: row `pos` of `x` turned, pair by pair, by the angles pos * omega_i.
+
+    Columns 2i and 2i + 1 form a point in a plane; in row pos it is turned by
+    pos * omega_i, omega_i = 1 / base ** (2i / d) as in `frequencies`. Given
+    to queries and keys, it makes their dot product depend on how far apart
+    the two positions are, never on where they are: turning the query by a
+    and the key by b leaves the score of turning the key alone by b − a.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, d)
+        Query or key rows, one per position 0 ... n − 1; d even.
+    base : float, optional
+        10000 in Su et al. (2021) and Llama 2; SmolLM2 uses 100000.
+
+    Returns
+    -------
+    ndarray, shape (..., n, d)
+
+    Examples
+    --------
+    >>> rotary_position_embedding(np.ones((2, 2))).round(2)   # pair 0 turns 1 radian per position
+    array([[ 1.  ,  1.  ],
+           [-0.3 ,  1.38]])
+    """
+    x = np.asarray(x, dtype=float)
+    if x.ndim < 2:
+        raise ValueError(f"x must have at least 2 dimensions (one row per position), got shape {x.shape}")
+    angles = np.arange(x.shape[-2])[:, None] * frequencies(x.shape[-1], base)  # (n, d / 2)
+    cos, sin = np.cos(angles), np.sin(angles)
+    even, odd = x[..., 0::2], x[..., 1::2]  # the two coordinates of each pair
+    turned = np.empty_like(x)
+    turned[..., 0::2] = even * cos - odd * sin
+    turned[..., 1::2] = even * sin + odd * cos
+    return turned

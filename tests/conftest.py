@@ -1,8 +1,19 @@
-"""Shared test setup: snippets/ and hooks/ importable, one site build and one local server per session."""
+"""Shared test setup: snippets/ and hooks/ importable, one site build per run, a local server per worker.
 
+The tests run on every core (pytest-xdist, `-n auto` in pytest.ini). The site is built once for
+all workers: the first worker that asks for it builds it, under a file lock, into a folder they
+share; the others wait for it there and then read it. Each worker serves it on a port of its own.
+Tests that share an expensive fixture of their own are put in one group (`xdist_group`), so one
+worker makes it, and the slowest tests are handed out first, so that no worker ends on one alone.
+"""
+
+import contextlib
+import fcntl
 import functools
 import http.server
+import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -84,26 +95,58 @@ def serve_directory(directory, port):
     return server
 
 
+def shared_folder(tmp_path_factory):
+    """A folder that every worker of this run sees (the run's own temporary folder without xdist)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def run_once_lock(tmp_path_factory, name):
+    """A lock held by one worker at a time: what is made under it is made once per run. Yields the shared folder."""
+    folder = shared_folder(tmp_path_factory)
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield folder
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
-def site_url():
-    """The address the test server will listen on; the site is built for it."""
-    return f"http://127.0.0.1:{free_port()}/"
+def site_url(tmp_path_factory):
+    """The address the site is built for (a free port on 127.0.0.1), the same for every worker."""
+    with run_once_lock(tmp_path_factory, "site-url") as folder:
+        record = folder / "site-url.txt"
+        if not record.exists():
+            record.write_text(f"http://127.0.0.1:{free_port()}/", encoding="utf-8")
+        return record.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, site_url):
-    """The whole site, built once with `mkdocs build --strict`."""
-    site = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(ROOT / "mkdocs.yml", site, env={"SITE_URL": site_url})
-    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
+    """The whole site, built once per run with `mkdocs build --strict`, for every worker."""
+    with run_once_lock(tmp_path_factory, "site") as folder:
+        site, outcome = folder / "site", folder / "site-build.json"
+        if not outcome.exists():
+            result = mkdocs_build(ROOT / "mkdocs.yml", site, env={"SITE_URL": site_url})
+            outcome.write_text(json.dumps({"returncode": result.returncode, "output": result.stdout + result.stderr}),
+                               encoding="utf-8")
+        built = json.loads(outcome.read_text(encoding="utf-8"))
+    assert built["returncode"] == 0, f"mkdocs build --strict failed:\n{built['output']}"
     return site
 
 
 @pytest.fixture(scope="session")
-def served_site(built_site, site_url):
-    """The built site served on 127.0.0.1 from this process; yields its base URL."""
-    server = serve_directory(built_site, int(site_url.rsplit(":", 1)[1].strip("/")))
-    yield site_url
+def served_site(built_site):
+    """The built site served on 127.0.0.1 by this worker, on a port of its own; yields its base URL.
+
+    The site was built for `site_url`, which only its canonical links and sitemap name: every
+    link a reader follows is relative, so any port serves it.
+    """
+    port = free_port()
+    server = serve_directory(built_site, port)
+    yield f"http://127.0.0.1:{port}/"
     server.shutdown()
     server.server_close()
 
@@ -111,6 +154,34 @@ def served_site(built_site, site_url):
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
+
+
+# Modules that are slow to use the first time in a process (a model's weights, the training
+# demo's runs): the test files and pages that import one run in one worker, which pays for it once.
+SLOW_TO_LOAD = {"smollm": "smollm", "minilm": "minilm", "minilm_heads": "minilm", "dependency_heads": "minilm",
+                "relevance_training": "relevance-training"}
+IMPORT = re.compile(r"^\s*(?:from|import)\s+(\w+)", re.M)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes a minute or more; handed out to the workers first")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    """Group the tests that load the same slow module; put the slow tests first (pytest.ini: no reordering)."""
+    for item in items:
+        modules = _imported_modules(str(item.path))
+        groups = sorted({SLOW_TO_LOAD[m] for m in modules if m in SLOW_TO_LOAD})
+        if groups and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(groups[0]))
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1)
+
+
+@functools.lru_cache(maxsize=None)
+def _imported_modules(path):
+    """The modules a test file or a page's code blocks import (their first names)."""
+    return frozenset(IMPORT.findall(Path(path).read_text(encoding="utf-8")))
 
 
 @pytest.fixture(scope="session")

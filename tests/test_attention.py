@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import attention
-from attention import scaled_dot_product_attention, softmax
+from attention import look_ahead_mask, scaled_dot_product_attention, softmax
 
 RNG = np.random.default_rng(0)
 
@@ -92,6 +92,15 @@ def test_masked_weights_are_exactly_zero_and_rows_renormalise():
         o, w = scaled_dot_product_attention(q[i:i + 1], k[:i + 1], v[:i + 1])
         np.testing.assert_allclose(weights[i, :i + 1], w[0], rtol=1e-12)
         np.testing.assert_allclose(output[i], o[0], rtol=1e-12, atol=1e-12)
+
+
+def test_look_ahead_mask_lets_each_word_see_itself_and_the_words_before():
+    mask = look_ahead_mask(4)
+    assert mask.dtype == bool and mask.shape == (4, 4)
+    assert all(mask[i, j] == (j <= i) for i in range(4) for j in range(4))
+    for bad in (0, -1, 2.0, True, "3"):
+        with pytest.raises(ValueError, match="positive integer"):
+            look_ahead_mask(bad)
 
 
 def test_mask_broadcasts_over_batch_dimensions():

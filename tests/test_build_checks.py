@@ -1,5 +1,6 @@
 """Build checks with planted faults: each check must fail when its fault is present."""
 
+import json
 import os
 import re
 import shutil
@@ -82,24 +83,45 @@ def fresh_clone(destination):
     return destination
 
 
-def test_two_fresh_clones_in_fresh_environments_build_byte_identical_sites(tmp_path):
-    """Each clone gets its own environment from the lock, then builds without caches; the sites match."""
+def kernel_blocked_path(folder):
+    """A folder to put first on PYTHONPATH so that ipykernel cannot be imported, and so no kernel can start."""
+    for name in ("ipykernel", "ipykernel_launcher"):
+        (folder / name).mkdir(parents=True)
+        (folder / name / "__init__.py").write_text(f"raise ImportError('{name}: no kernels in the build')\n")
+    return folder
+
+
+@pytest.mark.slow
+def test_a_fresh_clone_builds_this_site_byte_for_byte_without_caches_or_a_kernel(tmp_path, request):
+    """A fresh clone gets its own environment from the lock and builds with no cache and no Jupyter
+    kernel able to start (ipykernel unimportable in the build, its workers and any kernel it would
+    launch); its site equals, byte for byte, this run's build (made in this environment, from the
+    cache when there is one). Two builds, two environments, one site: the build is reproducible and
+    runs every notebook without a kernel.
+    """
+    blocked = kernel_blocked_path(tmp_path / "blocked")
+    check = subprocess.run([sys.executable, "-m", "ipykernel_launcher", "--version"], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONPATH": str(blocked)})
+    assert "no kernels in the build" in check.stderr  # a kernel cannot start
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env.update(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH, FIGURE_CACHE="off", NO_MKDOCS_2_WARNING="1")
+    env.update(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH, FIGURE_CACHE="off", NO_MKDOCS_2_WARNING="1",
+               SITE_URL=request.getfixturevalue("site_url"))
     python = getattr(sys, "_base_executable", sys.executable)  # the interpreter this venv was made from
-    runs = []
-    for name in ("first", "second"):
-        clone = fresh_clone(tmp_path / name / "project")
-        script = (f"'{python}' -m venv .venv && .venv/bin/python -m {INSTALL} -q "
-                  f"&& .venv/bin/python -m {INSTALL_BUILD_CODE} -q && .venv/bin/mkdocs build --strict -q -d site")
-        runs.append((clone, subprocess.Popen(["bash", "-c", script], cwd=clone, env=env, text=True,
-                                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)))
-    for clone, run in runs:
-        output, _ = run.communicate()
-        assert run.returncode == 0, f"{clone}: set-up or build failed:\n{output[-4000:]}"
-    first, second = (clone / "site" for clone, _ in runs)
-    assert len(list(first.rglob("*.html"))) > 20
-    assert not differing_files(first, second)
+    clone = fresh_clone(tmp_path / "project")
+    script = (f"'{python}' -m venv .venv && .venv/bin/python -m {INSTALL} -q "
+              f"&& .venv/bin/python -m {INSTALL_BUILD_CODE} -q "
+              f"&& PYTHONPATH='{blocked}' .venv/bin/mkdocs build --strict -q -d site")
+    run = subprocess.Popen(["bash", "-c", script], cwd=clone, env=env, text=True,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    built_site = request.getfixturevalue("built_site")  # made meanwhile, if no other test has asked for it yet
+    output, _ = run.communicate()
+    assert run.returncode == 0, f"set-up or build failed:\n{output[-4000:]}"
+    site = clone / "site"
+    assert len(list(site.rglob("*.html"))) > 20
+    assert not differing_files(built_site, site)
+    for notebook in site.glob("**/notebooks/*.ipynb"):  # every notebook ran, without a kernel
+        cells = [c for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+        assert cells and all(c["execution_count"] for c in cells), notebook
 
 
 def test_reproducibility_check_notices_an_unseeded_figure(tmp_path):

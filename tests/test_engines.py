@@ -19,6 +19,8 @@ import subprocess
 import sys
 from importlib import metadata
 
+import pytest
+
 from conftest import ROOT, SOURCE_DATE_EPOCH, differing_files, site_files
 
 # The engine's part of Material's generator tag: "mkdocs-1.6.1" or "mkdocs-ProperDocs 1.6.7"
@@ -27,11 +29,12 @@ GENERATOR = re.compile(rb'(<meta name="generator" content=")mkdocs-(?:ProperDocs
 
 
 def properdocs_build(site_dir, site_url):
-    """`properdocs build --strict` of mkdocs.yml into `site_dir`, as conftest's `mkdocs_build` runs MkDocs."""
+    """`properdocs build --strict` of mkdocs.yml into `site_dir`, started as conftest's `mkdocs_build`
+    runs MkDocs; returns the running process (its output: communicate())."""
     cmd = [sys.executable, "-m", "properdocs", "build", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site_dir), "--strict"]
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH,
            "SITE_URL": site_url, "FIGURE_CACHE": "off"}
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
 
 
 def without_generator(name, data):
@@ -58,10 +61,13 @@ def site_differences(site_a, site_b):
     return problems
 
 
-def test_properdocs_builds_the_site_mkdocs_builds(built_site, site_url, tmp_path):
+@pytest.mark.slow
+def test_properdocs_builds_the_site_mkdocs_builds(site_url, tmp_path, request):
     site = tmp_path / "properdocs"
-    result = properdocs_build(site, site_url)
-    assert result.returncode == 0, f"properdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
+    build = properdocs_build(site, site_url)
+    built_site = request.getfixturevalue("built_site")  # made meanwhile, if no other test has asked for it yet
+    stdout, stderr = build.communicate()
+    assert build.returncode == 0, f"properdocs build --strict failed:\n{stdout}\n{stderr}"
     # ProperDocs built it, not MkDocs under another name: its name is in the pages.
     version = metadata.version("properdocs")
     assert f'content="mkdocs-ProperDocs {version}, '.encode() in (site / "index.html").read_bytes()

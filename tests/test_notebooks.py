@@ -36,6 +36,9 @@ from sitebuild.generate import notebook_cache, notebook_cells, notebook_modules,
 from conftest import DOCS, ROOT, SNIPPETS, free_port, mkdocs_build, normalise
 from sitebuild.inside_page.figures import DIRECTIVE
 
+# The notebooks run in fresh kernels once (the session fixture `executed`), in one worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
+
 CHAPTERS = notebook_cells.chapters()
 LANGUAGES = ["en", "zh"]
 CASES = [(slug, language) for slug in CHAPTERS for language in LANGUAGES]
@@ -314,25 +317,8 @@ def test_both_languages_share_one_run_and_show_their_own_figures(slug):
                 assert result["outputs"] == []
 
 
-def test_the_build_starts_no_kernel(tmp_path):
-    """A build from empty caches, with the kernel made unstartable (ipykernel unimportable, in the
-    build, in its worker processes and in any kernel it would launch), succeeds and publishes outputs."""
-    blocked = tmp_path / "blocked"
-    for name in ("ipykernel", "ipykernel_launcher"):
-        (blocked / name).mkdir(parents=True)
-        (blocked / name / "__init__.py").write_text(f"raise ImportError('{name}: no kernels in the build')\n")
-    env = {"PYTHONPATH": os.pathsep.join([str(blocked), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
-           "FIGURE_CACHE": "off"}
-    check = subprocess.run([sys.executable, "-m", "ipykernel_launcher", "--version"], capture_output=True,
-                           text=True, env={**os.environ, **env})
-    assert "no kernels in the build" in check.stderr  # a kernel cannot start
-    site = tmp_path / "site"
-    result = mkdocs_build(ROOT / "mkdocs.yml", site, env=env)
-    assert result.returncode == 0, result.stderr[-3000:]
-    for slug in CHAPTERS:
-        notebook = nbformat.read(site / "notebooks" / f"{slug}.ipynb", as_version=4)
-        code = [c for c in notebook.cells if c.cell_type == "code"]
-        assert all(c.execution_count for c in code), slug
+# The build starts no kernel: tests/test_build_checks.py builds a fresh clone from empty caches
+# with ipykernel unimportable, and its notebooks hold every output.
 
 
 # --- The built site ------------------------------------------------------------------------
@@ -441,6 +427,8 @@ def test_notebook_page_in_the_browser(page, served_site, language):
     assert normalise(copied) == normalise(cell.locator("pre").inner_text())
 
 
+@pytest.mark.slow
+@pytest.mark.xdist_group("mkdocs-serve")  # not with the kernels: it runs on its own
 def test_mkdocs_serve_serves_both_languages_and_redraws_an_edited_snippet(tmp_path):
     """`mkdocs serve` in a copy of the project: both languages and the notebooks are served, and an
     edit to a figure snippet reaches the chapter's figure, its notebook and the notebook page."""

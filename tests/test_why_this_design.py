@@ -5,7 +5,7 @@ import pytest
 
 import running_example as ex
 from attention import softmax
-from position_encoding import frequencies, shift_matrix, sinusoidal_position_encoding
+from position_encoding import frequencies, rotary_position_embedding, shift_matrix, sinusoidal_position_encoding
 
 
 def paper_encoding(n, d_model):
@@ -64,6 +64,41 @@ def test_a_query_moved_back_one_place_makes_a_previous_word_head_at_every_positi
     pe = sinusoidal_position_encoding(50, 64)
     scores = (pe @ shift_matrix(-1, 64)) @ pe.T
     np.testing.assert_array_equal(scores.argmax(axis=1)[1:], np.arange(49))
+
+
+# ---- Rotary position embedding (RoPE), the trained decoder's (trained-decoder.md) ----
+
+def test_rope_turns_each_pair_by_its_position_times_its_frequency():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(6, 8))
+    turned = rotary_position_embedding(x, base=100.0)
+    for pos in range(6):
+        for i, omega in enumerate(frequencies(8, 100.0)):
+            c, s = np.cos(pos * omega), np.sin(pos * omega)
+            pair = x[pos, 2 * i:2 * i + 2] @ np.array([[c, s], [-s, c]])  # a turn by +pos * omega
+            np.testing.assert_allclose(turned[pos, 2 * i:2 * i + 2], pair, atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(turned, axis=1), np.linalg.norm(x, axis=1))  # lengths kept
+
+
+@pytest.mark.parametrize("shift", [1, 7, 30])
+def test_with_rope_a_score_depends_on_the_offset_not_on_the_place(shift):
+    rng = np.random.default_rng(1)
+    q, k = rng.normal(size=(2, 64))
+    n = 40 + shift
+    queries = rotary_position_embedding(np.tile(q, (n, 1)))  # the same query at every position
+    keys = rotary_position_embedding(np.tile(k, (n, 1)))
+    for m, j in [(5, 3), (20, 2), (9, 9)]:
+        assert np.isclose(queries[m] @ keys[j], queries[m + shift] @ keys[j + shift])
+    assert not np.isclose(queries[5] @ keys[3], queries[5] @ keys[4])  # the offset does matter
+
+
+def test_rope_takes_batches_and_refuses_odd_widths():
+    x = np.ones((2, 3, 4, 6))  # (batch, heads, positions, d)
+    np.testing.assert_allclose(rotary_position_embedding(x)[1, 2], rotary_position_embedding(x[0, 0]))
+    with pytest.raises(ValueError, match="even integer"):
+        rotary_position_embedding(np.ones((3, 5)))
+    with pytest.raises(ValueError, match="at least 2 dimensions"):
+        rotary_position_embedding(np.ones(4))
 
 
 @pytest.mark.parametrize("seed", range(5))

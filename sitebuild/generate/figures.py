@@ -69,6 +69,12 @@ DIGITS = re.compile(r"(\d\.\d{2})\d+")
 FIGURE_DATA = re.compile(r"^<svg data-figure='([^']*)' ")
 GROUP_TAG = re.compile(r"<g(?P<attributes>\s[^>]*?)?/?>|</g>")
 
+# Snippets that import one of these modules (directly or not) are drawn in one worker process
+# of their own, the lane named after the module, and so are the notebooks whose code imports
+# one (pool.py): the module loads a trained model that takes seconds to read, and remembers
+# what it computes, so each forward pass runs once in a build.
+LANES = ("smollm",)
+
 _drawn = {}  # cache key -> SVG text, for this process
 _drawing = {}  # cache key -> Future of the SVG, drawn by a worker process in this build
 _imported = {}  # local module name -> hash of the source it was imported from
@@ -101,6 +107,15 @@ def local_imports(path):
                 found.add(dep)
                 todo.append(dep)
     return sorted(found)
+
+
+def lane(sources):
+    """The lane (pool.py) of work that runs Python `sources`: the first of LANES they import, or None."""
+    modules = {name for source in sources for name in imported_names(source)}
+    for path in list(modules):
+        if (SNIPPETS / f"{path}.py").is_file():
+            modules.update(dep.stem for dep in local_imports(SNIPPETS / f"{path}.py"))
+    return next((name for name in LANES if name in modules), None)
 
 
 @functools.lru_cache(maxsize=None)
@@ -156,8 +171,10 @@ def drawing(stem, lang):
         if svg is not None:
             _drawn[key] = svg
             return build_pool.done(svg)
-        _drawing[key] = build_pool.on_success(build_pool.submit(_render, SNIPPETS / f"{stem}.py", lang),
-                                              lambda svg: _save(stem, lang, key, svg))
+        path = SNIPPETS / f"{stem}.py"
+        _drawing[key] = build_pool.on_success(
+            build_pool.submit(_render, path, lang, lane=lane([path.read_text(encoding="utf-8")])),
+            lambda svg: _save(stem, lang, key, svg))
     return _drawing[key]
 
 

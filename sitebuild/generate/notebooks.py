@@ -62,8 +62,9 @@ def run(slug, notebook):
         if outputs is not None:
             _state.runs[key] = build_pool.done(outputs)
         else:
-            _state.runs[key] = build_pool.on_success(build_pool.submit(notebook_outputs.run_code, notebook, slug),
-                                                     lambda ran: notebook_cache.save("outputs", slug, key, ran))
+            code = [cell["source"] for cell in notebook["cells"] if cell["cell_type"] == "code"]
+            work = build_pool.submit(notebook_outputs.run_code, notebook, slug, lane=figures.lane(code))
+            _state.runs[key] = build_pool.on_success(work, lambda ran: notebook_cache.save("outputs", slug, key, ran))
     return _state.runs[key]
 
 

