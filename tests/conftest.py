@@ -160,6 +160,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 # demo's runs): the test files and pages that import one run in one worker, which pays for it once.
 SLOW_TO_LOAD = {"smollm": "smollm", "minilm": "minilm", "minilm_heads": "minilm", "dependency_heads": "minilm",
                 "relevance_training": "relevance-training"}
+# Test files whose tests share a session fixture that is slow to make: one worker runs them all.
+SHARED_FIXTURES = {"tests/test_notebooks.py": "notebooks"}  # every notebook run in fresh kernels
 IMPORT = re.compile(r"^\s*(?:from|import)\s+(\w+)", re.M)
 
 
@@ -167,21 +169,52 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow: takes a minute or more; handed out to the workers first")
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(config, items):
-    """Group the tests that load the same slow module; put the slow tests first (pytest.ini: no reordering)."""
-    for item in items:
-        modules = _imported_modules(str(item.path))
-        groups = sorted({SLOW_TO_LOAD[m] for m in modules if m in SLOW_TO_LOAD})
-        if groups and not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(groups[0]))
-    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1)
+def group_of(nodeid):
+    """The tests that must run in one worker with this one (a name), or None: it may run anywhere.
+
+    Read from the test's file alone, so the scheduler, which collects no tests, can tell too.
+    """
+    path, _, name = nodeid.partition("::")
+    if "[" not in name and name in SEPARATE:
+        return None
+    if path in SHARED_FIXTURES:
+        return SHARED_FIXTURES[path]
+    file = ROOT / path
+    if file.suffix not in (".py", ".md") or not file.is_file():
+        return None
+    groups = sorted({SLOW_TO_LOAD[m] for m in _imported_modules(str(file)) if m in SLOW_TO_LOAD})
+    return groups[0] if groups else None
+
+
+# Tests of a shared-fixture file that do not use the shared fixture: they run on their own.
+SEPARATE = {"test_mkdocs_serve_serves_both_languages_and_redraws_an_edited_snippet"}
 
 
 @functools.lru_cache(maxsize=None)
 def _imported_modules(path):
     """The modules a test file or a page's code blocks import (their first names)."""
     return frozenset(IMPORT.findall(Path(path).read_text(encoding="utf-8")))
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests first, so that no worker ends on one alone (pytest.ini: no reordering)."""
+    items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's loadscope, with `group_of` as the scope: each group is one unit of work, every
+    other test a unit of its own, handed out in the order collected.
+
+    (Its `--dist loadgroup` reads `xdist_group` marks through the test ids, which pytest 9.2 no
+    longer lets a plugin change: pytest-xdist issue 1386.)
+    """
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return group_of(nodeid) or nodeid
+
+    return GroupScheduling(config, log) if config.getvalue("dist") == "loadscope" else None
 
 
 @pytest.fixture(scope="session")

@@ -36,8 +36,9 @@ from sitebuild.generate import notebook_cache, notebook_cells, notebook_modules,
 from conftest import DOCS, ROOT, SNIPPETS, free_port, mkdocs_build, normalise
 from sitebuild.inside_page.figures import DIRECTIVE
 
-# The notebooks run in fresh kernels once (the session fixture `executed`), in one worker.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("notebooks")]
+# The notebooks run in fresh kernels once (the session fixture `executed`), in one worker
+# (conftest.SHARED_FIXTURES).
+pytestmark = pytest.mark.slow
 
 CHAPTERS = notebook_cells.chapters()
 LANGUAGES = ["en", "zh"]
@@ -427,8 +428,7 @@ def test_notebook_page_in_the_browser(page, served_site, language):
     assert normalise(copied) == normalise(cell.locator("pre").inner_text())
 
 
-@pytest.mark.slow
-@pytest.mark.xdist_group("mkdocs-serve")  # not with the kernels: it runs on its own
+@pytest.mark.slow  # not with the kernels: it runs on its own (conftest.SEPARATE)
 def test_mkdocs_serve_serves_both_languages_and_redraws_an_edited_snippet(tmp_path):
     """`mkdocs serve` in a copy of the project: both languages and the notebooks are served, and an
     edit to a figure snippet reaches the chapter's figure, its notebook and the notebook page."""
