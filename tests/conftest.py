@@ -161,7 +161,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 SLOW_TO_LOAD = {"smollm": "smollm", "minilm": "minilm", "minilm_heads": "minilm", "dependency_heads": "minilm",
                 "relevance_training": "relevance-training"}
 # Test files whose tests share a session fixture that is slow to make: one worker runs them all.
-SHARED_FIXTURES = {"tests/test_notebooks.py": "notebooks"}  # every notebook run in fresh kernels
+SHARED_FIXTURES = {"tests/test_notebooks.py": "notebooks",  # every notebook run in fresh kernels
+                   "tests/test_snippets.py": "snippets"}  # every snippet run as a script
 IMPORT = re.compile(r"^\s*(?:from|import)\s+(\w+)", re.M)
 
 

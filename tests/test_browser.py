@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import MATERIAL_BUNDLE, PAGES
+from test_figure_text import CJK_FONT, TEXT_BOXES, latin_only_labels, layout_problems
 
 NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}
@@ -181,6 +182,9 @@ def test_the_accessibility_checks_can_fail(page):
 def test_page_in_the_browser(page, served_site, name, language):
     recorder = Recorder(page)
     url = page_url(served_site, name, language)
+    # The CJK font the build measured figure text with, for the layout check below.
+    page.route("**/__test-fonts/cjk.otf", lambda route: route.fulfill(
+        body=CJK_FONT.read_bytes(), content_type="font/otf"))
     page.goto(url, wait_until="networkidle")
 
     assert not recorder.failures, f"failed requests on {url}: {recorder.failures}"
@@ -199,6 +203,18 @@ def test_page_in_the_browser(page, served_site, name, language):
     assert accessibility_problems(page, "dark", check_structure=False) == []
     page.locator("label[title='Switch to light mode']:visible").first.click()
     page.wait_for_selector("body[data-md-color-scheme='default']")
+
+    # Figure text (test_figure_text.py): no overlap, nothing outside the figure, Chinese labels.
+    if not name.startswith("notebooks/") and page.locator(".snippet-figure svg").count():
+        page.add_style_tag(content='@font-face { font-family: "Noto Sans CJK SC"; '
+                                   'src: url("/__test-fonts/cjk.otf") format("opentype"); }')
+        figures = page.evaluate(TEXT_BOXES)
+        assert figures != "figure text not in a CJK font"
+        assert all(figure["texts"] for figure in figures), f"no figure text on {name}"
+        assert layout_problems(figures) == []
+        if language == "zh":
+            labels = [t["text"] for figure in figures for t in figure["texts"] if not t["maths"]]
+            assert latin_only_labels([t for t in labels if t.strip()]) == []
 
     # The language selector leads to the same page in the other language.
     other = "zh" if language == "en" else "en"

@@ -2,6 +2,7 @@
 
 import json
 import os
+from importlib import metadata
 import re
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ import sys
 import pytest
 
 from conftest import INSTALL, INSTALL_BUILD_CODE, ROOT, SOURCE_DATE_EPOCH, differing_files, mkdocs_build
+from test_engines import site_differences
 
 MINIMAL_NAV = "nav:\n  - Home: index.md\n  - Glossary: glossary.md\n"
 
@@ -92,12 +94,14 @@ def kernel_blocked_path(folder):
 
 
 @pytest.mark.slow
-def test_a_fresh_clone_builds_this_site_byte_for_byte_without_caches_or_a_kernel(tmp_path, request):
-    """A fresh clone gets its own environment from the lock and builds with no cache and no Jupyter
-    kernel able to start (ipykernel unimportable in the build, its workers and any kernel it would
-    launch); its site equals, byte for byte, this run's build (made in this environment, from the
-    cache when there is one). Two builds, two environments, one site: the build is reproducible and
-    runs every notebook without a kernel.
+def test_a_fresh_clone_builds_this_site_byte_for_byte_with_properdocs_without_caches_or_a_kernel(tmp_path, request):
+    """A fresh clone gets its own environment from the locks, and ProperDocs, the second engine,
+    builds it with no cache and no Jupyter kernel able to start (ipykernel unimportable in the
+    build, its workers and any kernel it would launch). Its site equals this run's MkDocs build
+    (made in this environment, from the cache when there is one) byte for byte, but for the
+    engine's name in each page's generator tag (test_engines.py). One cold build shows three
+    things: the build is reproducible in another environment, both engines build the same
+    site, and every notebook runs without a kernel.
     """
     blocked = kernel_blocked_path(tmp_path / "blocked")
     check = subprocess.run([sys.executable, "-m", "ipykernel_launcher", "--version"], capture_output=True, text=True,
@@ -110,15 +114,18 @@ def test_a_fresh_clone_builds_this_site_byte_for_byte_without_caches_or_a_kernel
     clone = fresh_clone(tmp_path / "project")
     script = (f"'{python}' -m venv .venv && .venv/bin/python -m {INSTALL} -q "
               f"&& .venv/bin/python -m {INSTALL_BUILD_CODE} -q "
-              f"&& PYTHONPATH='{blocked}' .venv/bin/mkdocs build --strict -q -d site")
+              f"&& PYTHONPATH='{blocked}' .venv/bin/properdocs build --strict -q -f mkdocs.yml -d site")
     run = subprocess.Popen(["bash", "-c", script], cwd=clone, env=env, text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     built_site = request.getfixturevalue("built_site")  # made meanwhile, if no other test has asked for it yet
     output, _ = run.communicate()
     assert run.returncode == 0, f"set-up or build failed:\n{output[-4000:]}"
     site = clone / "site"
+    version = metadata.version("properdocs")  # ProperDocs built it, not MkDocs under another name
+    assert f'content="mkdocs-ProperDocs {version}, '.encode() in (site / "index.html").read_bytes()
     assert len(list(site.rglob("*.html"))) > 20
-    assert not differing_files(built_site, site)
+    problems = site_differences(built_site, site)
+    assert not problems, f"{len(problems)} differences:\n" + "\n".join(problems[:20])
     for notebook in site.glob("**/notebooks/*.ipynb"):  # every notebook ran, without a kernel
         cells = [c for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
         assert cells and all(c["execution_count"] for c in cells), notebook

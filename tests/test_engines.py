@@ -1,40 +1,22 @@
 """ProperDocs builds the same site as MkDocs, byte for byte, but for the generator tag.
 
 ProperDocs (requirements.in) is a BSD-licensed fork of MkDocs 1.x that runs MkDocs'
-plugins, hooks and themes; it reads mkdocs.yml when given it with `-f`. This test builds
-the site with it, `--strict`, from the same mkdocs.yml, for the same address and date as
-the session's MkDocs build (`built_site`), and checks that both builds hold the same files
-with the same bytes, except the one thing each engine writes differently: its name and
-version in every page's `<meta name="generator">` tag.
-
-The ProperDocs build runs with `FIGURE_CACHE=off` (sitebuild/generate/cache.py): with the cache
-on, it would take every figure and every notebook's outputs from the entries the MkDocs
-build just wrote, and never draw or run one itself. So it does all the work, and the test
-takes as long as a cold build (about a minute here).
+plugins, hooks and themes; it reads mkdocs.yml when given it with `-f`.
+tests/test_build_checks.py builds a fresh clone with it, `--strict`, in a fresh environment
+and with `FIGURE_CACHE=off` (so it draws and runs everything itself), for the same address
+and date as the session's MkDocs build (`built_site`), and checks with `site_differences`
+below that both builds hold the same files with the same bytes, except the one thing each
+engine writes differently: its name and version in every page's `<meta name="generator">`
+tag. The tests here show that comparison can fail.
 """
 
-import os
 import re
-import subprocess
-import sys
-from importlib import metadata
 
-import pytest
-
-from conftest import ROOT, SOURCE_DATE_EPOCH, differing_files, site_files
+from conftest import differing_files, site_files
 
 # The engine's part of Material's generator tag: "mkdocs-1.6.1" or "mkdocs-ProperDocs 1.6.7"
 # (the Material version after it must match).
 GENERATOR = re.compile(rb'(<meta name="generator" content=")mkdocs-(?:ProperDocs )?[0-9][0-9a-z.]*(, )')
-
-
-def properdocs_build(site_dir, site_url):
-    """`properdocs build --strict` of mkdocs.yml into `site_dir`, started as conftest's `mkdocs_build`
-    runs MkDocs; returns the running process (its output: communicate())."""
-    cmd = [sys.executable, "-m", "properdocs", "build", "-f", str(ROOT / "mkdocs.yml"), "-d", str(site_dir), "--strict"]
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH,
-           "SITE_URL": site_url, "FIGURE_CACHE": "off"}
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
 
 
 def without_generator(name, data):
@@ -59,20 +41,6 @@ def site_differences(site_a, site_b):
         x, y = (without_generator(name, files[name].read_bytes()) for files in (a, b))
         problems.append(f"{name} differs {first_difference(x, y)}")
     return problems
-
-
-@pytest.mark.slow
-def test_properdocs_builds_the_site_mkdocs_builds(site_url, tmp_path, request):
-    site = tmp_path / "properdocs"
-    build = properdocs_build(site, site_url)
-    built_site = request.getfixturevalue("built_site")  # made meanwhile, if no other test has asked for it yet
-    stdout, stderr = build.communicate()
-    assert build.returncode == 0, f"properdocs build --strict failed:\n{stdout}\n{stderr}"
-    # ProperDocs built it, not MkDocs under another name: its name is in the pages.
-    version = metadata.version("properdocs")
-    assert f'content="mkdocs-ProperDocs {version}, '.encode() in (site / "index.html").read_bytes()
-    problems = site_differences(built_site, site)
-    assert not problems, f"{len(problems)} differences:\n" + "\n".join(problems[:20])
 
 
 # The comparison can fail: small doctored sites.

@@ -6,6 +6,9 @@ Chinese page no label is Latin only, except the example words and the symbols.
 The browser gets the CJK font the build measured with (from the pinned
 notojp-matplotlib), served to it as "Noto Sans CJK SC", one of the names in the
 site's font stack for Chinese figure text, so the test needs no system font.
+
+The layout is checked in the browser by tests/test_browser.py's page test, on the
+page load it makes anyway (TEXT_BOXES and layout_problems are defined here).
 """
 
 import importlib.util
@@ -18,7 +21,7 @@ import pytest
 import minilm_heads
 import relevance_training
 import running_example
-from conftest import DOCS, PAGES
+from sitebuild.generate import figures
 from sitebuild.generate.figures import _render, figure_snippets
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -27,7 +30,6 @@ EXAMPLE_WORDS = set(running_example.SOURCE_WORDS + running_example.LONG_TARGET_W
                     + relevance_training.VOCAB
                     + [token.strip("[]") for token in minilm_heads.TOKENS])  # [CLS] and [SEP] too
 NAMED_FUNCTIONS = {"softmax", "sin", "cos", "pos", "tanh", "ln"}
-PAGES_WITH_FIGURES = [page for page in PAGES if "](fig_" in (DOCS / f"{page}.md").read_text(encoding="utf-8")]
 
 
 def is_symbol(word):
@@ -57,9 +59,14 @@ def test_the_allow_list_lets_symbols_and_example_words_through_and_nothing_else(
         "query word", "blue row", "weights (softmax)"]
 
 
+def drawn(snippet, lang):
+    """The SVG the run's build drew (its cache), or, with the cache off, drawn here."""
+    return figures._cached(snippet.stem, lang, figures.cache_key(snippet, lang)) or _render(snippet, lang)
+
+
 @pytest.mark.parametrize("snippet", figure_snippets(), ids=lambda p: p.stem)
-def test_each_language_has_its_own_labels(snippet):
-    english, chinese = svg_texts(_render(snippet, "en")), svg_texts(_render(snippet, "zh"))
+def test_each_language_has_its_own_labels(snippet, built_site):
+    english, chinese = svg_texts(drawn(snippet, "en")), svg_texts(drawn(snippet, "zh"))
     assert not [t for t in english if CJK.search(t)], "Chinese text in the English figure"
     assert any(CJK.search(t) for t in chinese), "the Chinese figure has no Chinese text"
     assert latin_only_labels(chinese) == [], "English labels left in the Chinese figure"
@@ -175,21 +182,3 @@ def test_the_overlap_check_can_fail():
     figure["texts"] = [{"text": "a", "corners": square}, {"text": "b", "corners": far}]
     figure["frame"] = [0, 0, 40, 20]
     assert layout_problems([figure]) == []
-
-
-@pytest.mark.parametrize("language", ["en", "zh"])
-@pytest.mark.parametrize("name", PAGES_WITH_FIGURES)
-def test_figure_text_neither_overlaps_nor_leaves_the_figure(page, served_site, name, language):
-    page.route("**/__test-fonts/cjk.otf", lambda route: route.fulfill(
-        body=CJK_FONT.read_bytes(), content_type="font/otf"))
-    page.goto(served_site + ("zh/" if language == "zh" else "") + ("" if name == "index" else f"{name}/"),
-              wait_until="networkidle")
-    page.add_style_tag(content='@font-face { font-family: "Noto Sans CJK SC"; '
-                               'src: url("/__test-fonts/cjk.otf") format("opentype"); }')
-    figures = page.evaluate(TEXT_BOXES)
-    assert figures != "figure text not in a CJK font"
-    assert figures and all(figure["texts"] for figure in figures), f"no figure text on {name}"
-    assert layout_problems(figures) == []
-    if language == "zh":
-        labels = [t["text"] for figure in figures for t in figure["texts"] if not t["maths"]]
-        assert latin_only_labels([t for t in labels if t.strip()]) == []

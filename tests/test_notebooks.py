@@ -428,11 +428,15 @@ def test_notebook_page_in_the_browser(page, served_site, language):
     assert normalise(copied) == normalise(cell.locator("pre").inner_text())
 
 
-@pytest.mark.slow  # not with the kernels: it runs on its own (conftest.SEPARATE)
-def test_mkdocs_serve_serves_both_languages_and_redraws_an_edited_snippet(tmp_path):
+def test_mkdocs_serve_serves_both_languages_and_redraws_an_edited_snippet(tmp_path, built_site):
     """`mkdocs serve` in a copy of the project: both languages and the notebooks are served, and an
-    edit to a figure snippet reaches the chapter's figure, its notebook and the notebook page."""
-    project = tmp_path / "project"  # the working tree, with the figure cache if there is one
+    edit to a figure snippet reaches the chapter's figure, its notebook and the notebook page.
+
+    It runs on its own, not with the kernels (conftest.SEPARATE), after the run's build
+    (`built_site`) has filled the figure cache: what a first serve costs on an empty cache is
+    the benchmark's to measure; this test is about serving and redrawing.
+    """
+    project = tmp_path / "project"  # the working tree, with the figure cache
     shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "site", "tests", "__pycache__"))
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
