@@ -18,6 +18,7 @@ import numpy as np
 
 import smollm
 from attention import softmax
+from position_encoding import rotary_position_embedding
 
 SENTENCE = "The black cat drank the milk. The black cat drank the"
 PARIS = "The capital of France is"
@@ -124,16 +125,90 @@ def scaled_scores(text, layer, head):
     return q @ k.T / np.sqrt(smollm.D_HEAD)
 
 
-def value_lengths(text, layer, head):
-    """How long each token's value is after W_O, in one head: ‖v_j W_O‖ for each key j.  (n,)
+def value_lengths(text, layer):
+    """How long each token's value is after W_O, in each head of `layer`: ‖v_j W_O‖.  (heads, n)
 
-    What a token can add to a row through this head is its weight times this
-    vector, so a key with a large weight and a short vector adds little
-    (Kobayashi et al. 2020).
+    What key j adds to a row through a head is its weight times this vector,
+    so a key with a large weight and a short vector adds little (Kobayashi et
+    al. 2020).
     """
     _, inputs, _, _ = smollm.run(text)
     x = smollm.rms_norm(inputs[layer], smollm.tensors()[f"blk.{layer}.attn_norm.weight"])
     _, _, v = smollm.queries_keys_values(x, layer)  # (3, n, 64)
-    w_o = smollm.tensors()[f"blk.{layer}.attn_output.weight"]  # (d_model, d_model), (out, in)
-    columns = slice(head * smollm.D_HEAD, (head + 1) * smollm.D_HEAD)  # this head's part of the input
-    return np.linalg.norm(v[head // smollm.GROUP] @ w_o[:, columns].T, axis=-1)
+    w_o = smollm.tensors()[f"blk.{layer}.attn_output.weight"]  # (d_model, d_model), stored (out, in)
+    lengths = []
+    for head in range(smollm.N_HEADS):
+        columns = slice(head * smollm.D_HEAD, (head + 1) * smollm.D_HEAD)  # this head's part of W_O's input
+        lengths.append(np.linalg.norm(v[head // smollm.GROUP] @ w_o[:, columns].T, axis=-1))
+    return np.array(lengths)
+
+
+def first_token_share_by_length(text):
+    """Each head's share of the first token in what its rows add, weights times value lengths:
+    (layers, heads), the mean over every row but the first token's own."""
+    _, _, weights, _ = smollm.run(text)
+    shares = []
+    for layer in range(smollm.N_LAYERS):
+        added = weights[layer] * value_lengths(text, layer)[:, None, :]  # (heads, n, n): α_ij ‖v_j W_O‖
+        shares.append((added[:, 1:, 0] / added[:, 1:].sum(axis=-1)).mean(axis=-1))
+    return np.array(shares)
+
+
+def unrotated_query_and_keys(text, layer, head):
+    """One head's queries and keys for `text` before RoPE turns them: (n, d_head) each."""
+    _, inputs, _, _ = smollm.run(text)
+    x = smollm.rms_norm(inputs[layer], smollm.tensors()[f"blk.{layer}.attn_norm.weight"])
+    w = smollm.tensors()
+    kv = head // smollm.GROUP
+    q = x @ w[f"blk.{layer}.attn_q.weight"][head * smollm.D_HEAD:(head + 1) * smollm.D_HEAD].T
+    k = x @ w[f"blk.{layer}.attn_k.weight"][kv * smollm.D_HEAD:(kv + 1) * smollm.D_HEAD].T
+    return q, k
+
+
+def scores_by_offset(texts, layer, head, offsets=range(11)):
+    """A head's mean scaled score q·k / √64 at each offset (query position minus key position),
+    and the part of it that every token shares: the mean query and the mean key, turned by RoPE
+    for that offset. The first token is left out of both. Two arrays, one number per offset.
+    """
+    offsets = np.asarray(offsets)
+    mean, shared = [], []
+    for text in texts:
+        q, k = query_and_keys(text, layer, head)  # turned by RoPE
+        scores = q @ k.T / np.sqrt(smollm.D_HEAD)
+        mean.append([np.diagonal(scores, -d)[1:].mean() for d in offsets])  # rows >= d + 1: no first token
+        q0, k0 = unrotated_query_and_keys(text, layer, head)
+        q_bar, k_bar = q0[1:].mean(axis=0), k0[1:].mean(axis=0)
+        turned_q = rotary_position_embedding(np.tile(q_bar, (offsets.max() + 1, 1)), smollm.ROPE_BASE)
+        turned_k = rotary_position_embedding(k_bar[None], smollm.ROPE_BASE)[0]  # at position 0
+        shared.append(turned_q[offsets] @ turned_k / np.sqrt(smollm.D_HEAD))  # query `d` places later
+    return np.mean(mean, axis=0), np.mean(shared, axis=0)
+
+
+def random_heads(k, seed, avoid=()):
+    """`k` heads drawn at random from the 270, none of `avoid`: [(layer, head), ...]."""
+    pool = [(layer, head) for layer in range(smollm.N_LAYERS) for head in range(smollm.N_HEADS)
+            if (layer, head) not in set(avoid)]
+    picked = np.random.default_rng(seed).choice(len(pool), k, replace=False)
+    return [pool[i] for i in sorted(picked)]
+
+
+@functools.cache
+def removals(draws=5):
+    """What removing heads does: [(name, how, heads, p_milk, copying_loss), ...].
+
+    `p_milk` is the probability of " milk" after SENTENCE; `copying_loss` the mean
+    loss on the second half of two repeated random texts (`copying_loss`). Removed:
+    nothing; the induction heads; the previous-token heads; each way ("zero" and
+    "mean"); then, for comparison, as many heads drawn at random, `draws` times, zeroed.
+    """
+    named = {"induction": induction_heads(), "previous": previous_token_heads()}
+    plans = [("nothing", "zero", [])]
+    plans += [(name, how, heads) for how in ("zero", "mean") for name, heads in named.items()]
+    avoid = [h for heads in named.values() for h in heads]
+    plans += [("random", "zero", random_heads(N_HEADS_NAMED, seed, avoid)) for seed in range(draws)]
+    texts = repeated_texts()[:2]
+    results = []
+    for name, how, heads in plans:
+        results.append((name, how, heads, probability(SENTENCE, " milk", heads, how),
+                        copying_loss(texts, heads, how)))
+    return results

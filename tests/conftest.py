@@ -197,6 +197,11 @@ def _imported_modules(path):
     return frozenset(IMPORT.findall(Path(path).read_text(encoding="utf-8")))
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: one worker more than the cores, to use the time the browser tests wait for pages."""
+    return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else None
+
+
 def pytest_collection_modifyitems(config, items):
     """The slow tests first, so that no worker ends on one alone (pytest.ini: no reordering)."""
     items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1)

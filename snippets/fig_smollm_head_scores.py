@@ -1,0 +1,53 @@
+"""All 270 heads of SmolLM2-135M-Instruct, placed by what they do on texts of random words.
+
+Across: each head's previous-token score, its mean weight on the token before,
+on texts of 24 different random words. Up: its induction score, its mean weight,
+in texts of 12 random words said twice, from a word of the second half to the
+word that followed it the first time. A dot is a head; the four best of each
+kind are named. Few heads do either, and the heads that do one do not do the other.
+"""
+
+import sys
+
+import matplotlib.pyplot as plt
+
+from plotting import HIGHLIGHT, ink, use_language
+from smollm_heads import (induction_scores, previous_token_scores, repeated_texts, top_heads,
+                          unrepeated_texts)
+
+# The figure's text in each language.
+LABELS = {
+    "en": {"x": "previous-token score", "y": "induction score", "head": "L{layer} H{head}",
+           "title": "270 heads, on texts of random words"},
+    "zh": {"x": "前一词元得分", "y": "归纳得分", "head": "第 {layer} 层头 {head}",
+           "title": "270 个头，在随机词组成的文本上"},
+}
+
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
+    induction = induction_scores(repeated_texts())  # (30, 9)
+    previous = previous_token_scores(unrepeated_texts())  # (30, 9)
+    fig, ax = plt.subplots(figsize=(4.8, 4.4), layout="constrained")
+    ax.scatter(previous.ravel(), induction.ravel(), s=14, color="#868e96", linewidths=0)
+    for heads, side in ((top_heads(induction), "left"), (top_heads(previous), "right")):
+        for rank, (layer, head) in enumerate(heads):
+            x, y = previous[layer, head], induction[layer, head]
+            ax.scatter([x], [y], s=30, color=HIGHLIGHT, linewidths=0)
+            ax.annotate(text["head"].format(layer=layer, head=head), (x, y),
+                        xytext=(8 if side == "left" else -8, 12 - 11 * rank), textcoords="offset points",
+                        ha="left" if side == "left" else "right", va="center", fontsize=10,
+                        arrowprops={"arrowstyle": "-", "color": ink(), "linewidth": 0.5})
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(text["x"])
+    ax.set_ylabel(text["y"])
+    ax.set_title(text["title"])
+    ax.spines[["top", "right"]].set_visible(False)
+    return fig
+
+
+if __name__ == "__main__":
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_smollm_head_scores.py zh
+    draw(lang).savefig(f"fig_smollm_head_scores.{lang}.svg")

@@ -1,0 +1,56 @@
+"""What SmolLM2-135M-Instruct loses when heads are removed (`smollm_heads.removals`).
+
+Left: the probability of " milk" after "The black cat drank the milk. The
+black cat drank the". Right: the mean loss, in nats, on the second half of
+two texts of 12 random words said twice (lower: the model copies better).
+Rows: nothing removed; the four induction heads; the four previous-token
+heads, each by zeroing their output or by putting in its mean over the
+text's positions; four heads drawn at random, five times (one dot each).
+"""
+
+import sys
+
+import matplotlib.pyplot as plt
+
+from plotting import HIGHLIGHT, ink, use_language
+from smollm_heads import removals
+
+# The figure's text in each language.
+LABELS = {
+    "en": {"nothing": "nothing removed", "induction": "induction heads", "previous": "previous-token heads",
+           "random": "4 random heads", "zero": "zeroed", "mean": "mean", "p": "p(“ milk”)",
+           "loss": "copying loss (nats)"},
+    "zh": {"nothing": "不去掉任何头", "induction": "归纳头", "previous": "前一词元头",
+           "random": "随机 4 个头", "zero": "置零", "mean": "换成均值", "p": "p(“ milk”)",
+           "loss": "复制损失（nat）"},
+}
+
+
+def draw(lang="en"):
+    use_language(lang)
+    text = LABELS[lang]
+    rows, labels = {}, []
+    for name, how, _, p, loss in removals():
+        label = text[name] if name in ("nothing", "random") else f"{text[name]}, {text[how]}"
+        if label not in rows:
+            rows[label] = []
+            labels.append(label)
+        rows[label].append((p, loss))
+    fig, axes = plt.subplots(1, 2, figsize=(4.9, 3.2), sharey=True, layout="constrained")
+    for column, ax in enumerate(axes):
+        for i, label in enumerate(labels):
+            values = [pair[column] for pair in rows[label]]
+            ax.scatter(values, [i] * len(values), s=28, color=ink() if i == 0 else HIGHLIGHT, linewidths=0)
+        ax.axvline(rows[labels[0]][0][column], color=ink(), linewidth=0.5, linestyle=":")
+        ax.set_xlabel(text["loss" if column else "p"])
+        ax.spines[["top", "right"]].set_visible(False)
+        ax.tick_params(axis="y", length=0)
+    axes[0].set_yticks(range(len(labels)), labels=labels)
+    axes[0].invert_yaxis()
+    axes[0].set_xlim(0, 1)
+    return fig
+
+
+if __name__ == "__main__":
+    lang = sys.argv[1] if len(sys.argv) > 1 else "en"  # python fig_smollm_removed_heads.py zh
+    draw(lang).savefig(f"fig_smollm_removed_heads.{lang}.svg")
