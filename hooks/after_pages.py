@@ -17,7 +17,7 @@ log = logging.getLogger("mkdocs.hooks.after_pages")
 
 
 def on_post_page(output, page, config):
-    return after_pages.page(output, languages.building(config))
+    return after_pages.page(output, languages.building(config), Path(page.file.abs_dest_path).parent)
 
 
 def on_post_template(output, template_name, config):

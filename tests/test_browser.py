@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import MATERIAL_BUNDLE, PAGES
+from sitebuild.inside_page.figures import READABLE_PX
 from test_figure_text import CJK_FONT, TEXT_BOXES, latin_only_labels, layout_problems
 
 NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
@@ -53,6 +54,32 @@ FIGURE_TEXT_COLOURS = """() => Array.from(document.querySelectorAll('.snippet-fi
   const box = svg.getBoundingClientRect();
   return {width: box.width, height: box.height, fills: texts.slice(0, 5).map(t => getComputedStyle(t).fill)};
 })"""
+
+
+PHONE = {"width": 360, "height": 740}  # a common phone, in CSS px
+DESKTOP = {"width": 1280, "height": 900}  # conftest's browser_context_args
+# Every figure's smallest text as drawn, in CSS px: an inline SVG's text from its font size and
+# the SVG's scale on the screen; a notebook page's figure (an <img> of the SVG file) from the
+# file's font sizes and the image's width.
+SMALLEST_FIGURE_TEXT = """async () => {
+  const inline = Array.from(document.querySelectorAll('.snippet-figure svg')).map(svg => {
+    let smallest = Infinity, text = '';
+    for (const t of svg.querySelectorAll('text')) {
+      if (!t.textContent.trim()) continue;
+      const m = t.getScreenCTM(), size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (size < smallest) { smallest = size; text = t.textContent; }
+    }
+    return {figure: svg.closest('figure').id, smallest: smallest, text: text};
+  });
+  const images = await Promise.all(Array.from(document.querySelectorAll('.notebook-figure img')).map(async img => {
+    const svg = await (await fetch(img.src)).text();
+    const sizes = Array.from(svg.matchAll(/font-size: ([\\d.]+)px/g), m => parseFloat(m[1]));
+    const width = parseFloat(/<svg [^>]*?width="([\\d.]+)pt"/.exec(svg)[1]);
+    return {figure: img.getAttribute('src'), smallest: Math.min(...sizes) * img.getBoundingClientRect().width / width,
+            text: ''};
+  }));
+  return inline.concat(images);
+}"""
 
 
 def check_figures(page, scheme):
@@ -155,8 +182,8 @@ FAKE_ITALIC_CHINESE = r"""() => Array.from(document.querySelectorAll('body *')).
 }).map(el => el.tagName + ': ' + el.textContent.trim().slice(0, 20))"""
 
 
-def accessibility_problems(page, scheme, check_structure=True):
-    problems = contrast_problems(page.evaluate(TEXT_COLOURS), scheme)
+def accessibility_problems(page, scheme, check_structure=True, contrast=True):
+    problems = contrast_problems(page.evaluate(TEXT_COLOURS), scheme) if contrast else []
     if check_structure:
         problems += [f"scrolls but the keyboard cannot reach it: {e}" for e in page.evaluate(UNREACHABLE_SCROLLING)]
         problems += [f"landmark not unique: {e}" for e in landmark_problems(page.evaluate(LANDMARKS))]
@@ -215,6 +242,16 @@ def test_page_in_the_browser(page, served_site, name, language):
         if language == "zh":
             labels = [t["text"] for figure in figures for t in figure["texts"] if not t["maths"]]
             assert latin_only_labels([t for t in labels if t.strip()]) == []
+
+    # On a phone (360 CSS px): every figure's smallest text is at least 9 px tall; a figure too
+    # wide for that scrolls sideways, inside its own box, never the page.
+    page.set_viewport_size(PHONE)
+    figures = page.evaluate(SMALLEST_FIGURE_TEXT)
+    small = [f for f in figures if f["smallest"] < READABLE_PX - 0.01]  # 0.01: the browser's rounding
+    assert not small, f"figure text under {READABLE_PX} px: {small}"
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"], "the page scrolls sideways"
+    assert accessibility_problems(page, "light", check_structure=True, contrast=False) == []
+    page.set_viewport_size(DESKTOP)
 
     # The language selector leads to the same page in the other language (the page test of
     # that language loads it).

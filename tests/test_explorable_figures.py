@@ -8,7 +8,6 @@ mouse, touch and keyboard in both languages and both schemes.
 """
 
 import html
-import json
 import re
 
 import numpy as np
@@ -20,9 +19,9 @@ from conftest import PAGES
 from test_browser import contrast_ratio, layout_shifts, page_url, rgb, watch_layout_shifts
 
 import plotting
+from sitebuild.after_pages import figure_data
 
 CHAPTERS = [p for p in PAGES if p not in {"glossary"}]
-FIGURE_DATA = re.compile(r"<svg [^>]*?data-figure='([^']*)'")
 
 
 def allowed_cells(heatmap):
@@ -32,10 +31,11 @@ def allowed_cells(heatmap):
 
 
 def figures_of(built_site, page, language):
+    """A built page's HTML and its figures' full data (from the files the page names)."""
     prefix = "zh/" if language == "zh" else ""
     path = built_site / prefix / ("" if page == "index" else page) / "index.html"
     text = path.read_text(encoding="utf-8")
-    return text, [json.loads(html.unescape(m)) for m in FIGURE_DATA.findall(text)]
+    return text, figure_data.full_data(text, path.parent)
 
 
 # ---- The data the build writes ----
@@ -89,8 +89,9 @@ def test_every_heatmap_has_its_numbers_as_a_table(built_site, language):
 
 # ---- The JavaScript's maths against NumPy, in Chromium ----
 
-JS_CELLS = """() => Array.from(document.querySelectorAll('svg[data-figure]')).flatMap(svg =>
-  JSON.parse(svg.dataset.figure).heatmaps.filter(h => h.computed_as).map(h => ({
+JS_CELLS = """async () => (await Promise.all(Array.from(document.querySelectorAll('svg[data-figure]'))
+  .map(svg => window.cellExplanations.load(svg)))).flatMap(data =>
+  data.heatmaps.filter(h => h.computed_as).map(h => ({
     title: h.title, values: h.values, mask: h.mask, text: h.text,
     js: h.values.map((row, i) => row.map((_, j) => window.cellExplanations.cellValue(h, i, j))),
     last: h.values.map((row, i) => row.map((_, j) => {
@@ -156,9 +157,10 @@ def test_a_long_dot_product_names_its_four_largest_products_and_sums_the_rest(pa
     from minilm_heads import DRANK, MILK, score_products, strongest_head
 
     page.goto(page_url(served_site, "trained-model", "en"))
-    lines = page.evaluate("""col => {
-      const h = Array.from(document.querySelectorAll('svg[data-figure]'))
-        .flatMap(svg => JSON.parse(svg.dataset.figure).heatmaps)
+    lines = page.evaluate("""async col => {
+      const h = (await Promise.all(Array.from(document.querySelectorAll('svg[data-figure]'))
+          .map(svg => window.cellExplanations.load(svg))))
+        .flatMap(data => data.heatmaps)
         .find(h => h.computed_as && h.computed_as.op === 'dot' && h.rows[0] === 'milk');
       return window.cellExplanations.explain(h, 0, col, window.cellExplanations.TEXT.en); }""", DRANK)
     products = score_products(*strongest_head(MILK, DRANK), MILK, DRANK)  # (32,)

@@ -37,10 +37,11 @@ def test_a_page_shows_a_note_for_a_figure_still_being_drawn_and_a_rebuild_follow
     monkeypatch.setitem(figure_drawing._drawing, key, drawing)
     monkeypatch.setattr(figure_drawing, "_drawn", {})
     build_pool.track(drawing)
-    page = ('<span class="snippet-figure-svg" data-snippet="fig_words_to_qkv" data-lang="zh" data-label="x"></span>'
-            '<div class="snippet-figure-numbers" data-snippet="fig_words_to_qkv" data-lang="zh"></div>')
+    figure = '<figure class="snippet-figure" id="fig-words-to-qkv">'
+    page = (figure + '\n<span class="snippet-figure-svg" data-snippet="fig_words_to_qkv" data-lang="zh" data-label="x">'
+            '</span><div class="snippet-figure-numbers" data-snippet="fig_words_to_qkv" data-lang="zh"></div>')
     html = snippet_figures.on_post_page(page, None, None)
-    assert html == f'<span class="snippet-figure-pending" role="status">{snippet_figures.PENDING["zh"]}</span>'
+    assert html == f'{figure}<span class="snippet-figure-pending" role="status">{snippet_figures.PENDING["zh"]}</span>'
 
     build_pool.shutdown()  # the end of the build: it does not wait
     time.sleep(0.3)

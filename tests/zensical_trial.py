@@ -126,7 +126,7 @@ def after_pass(language, out, gen, notebooks):
             html = html.replace(NOTEBOOK_MARK, notebooks[slug])
         elif slug in notebooks:
             html = notebook_page.chapter_links(slug, language, html)
-        page.write_text(after_pages.page(html, language), encoding="utf-8")
+        page.write_text(after_pages.page(html, language, page.parent), encoding="utf-8")
 
 
 def count(site, language, pattern):

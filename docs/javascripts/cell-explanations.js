@@ -2,8 +2,11 @@
 // it with Tab and the arrow keys: its query row and key column are outlined and a box
 // shows how its number was computed, with the numbers. The data come from the build:
 // snippets/plotting.py's heatmap() records each grid's numbers and operands, and
-// sitebuild/generate/figures.py writes them into the SVG's data-figure attribute. Without
-// JavaScript the figure reads as drawn, and the tables under it hold its numbers.
+// sitebuild/generate/figures.py writes them into the SVG's data-figure attribute. The page
+// keeps there only where each grid lies; the numbers are in the file named by
+// data-figure-src (sitebuild/after_pages/figure_data.py), fetched the first time a reader
+// points at, taps or tabs to a cell. Without JavaScript the figure reads as drawn, and the
+// tables under it hold its numbers.
 (function () {
   "use strict";
 
@@ -159,6 +162,17 @@
     return r;
   }
 
+  // The figure's full data: the attribute itself, or the file it names (once, then kept).
+  function load(svg) {
+    if (!svg._figureData) {
+      var src = svg.getAttribute("data-figure-src");
+      svg._figureData = src
+        ? fetch(src).then(function (response) { return response.json(); })
+        : Promise.resolve(JSON.parse(svg.getAttribute("data-figure")));
+    }
+    return svg._figureData;
+  }
+
   function enhance(svg, t) {
     var data;
     try { data = JSON.parse(svg.getAttribute("data-figure")); } catch (e) { return; }
@@ -177,10 +191,11 @@
     figure.appendChild(live);
     var active = null;
 
-    data.heatmaps.forEach(function (h, n) {
-      var nRows = h.values.length, nCols = h.values[0].length;
-      var x0 = h.box[0] * view.width, y0 = h.box[1] * view.height;
-      var cw = (h.box[2] - h.box[0]) * view.width / nCols, ch = (h.box[3] - h.box[1]) * view.height / nRows;
+    data.heatmaps.forEach(function (grid, n) {  // where the grid is; its numbers come with load()
+      var nRows = grid.shape ? grid.shape[0] : grid.values.length, nCols = grid.shape ? grid.shape[1] : grid.values[0].length;
+      var h = null;
+      var x0 = grid.box[0] * view.width, y0 = grid.box[1] * view.height;
+      var cw = (grid.box[2] - grid.box[0]) * view.width / nCols, ch = (grid.box[3] - grid.box[1]) * view.height / nRows;
       var group = document.createElementNS(SVG, "g");
       group.setAttribute("class", "cell-focus");
       var rowBand = rect(0, 0, nCols * cw, ch, "cell-focus__row");
@@ -191,13 +206,22 @@
       var hit = rect(x0, y0, nCols * cw, nRows * ch, "cell-hit");
       hit.setAttribute("tabindex", "0");
       hit.setAttribute("role", "img");
-      hit.setAttribute("aria-label", (h.title || t.matrix + " " + (n + 1)) + t.sep +
+      hit.setAttribute("aria-label", (grid.title || t.matrix + " " + (n + 1)) + t.sep +
         t.cells.replace("{r}", nRows).replace("{c}", nCols) + ". " + t.keys);
       svg.appendChild(group);
       svg.appendChild(hit);
-      var state = {h: h, i: -1, j: -1, group: group, hit: hit};
+      var state = {i: -1, j: -1, group: group, hit: hit};
 
       function show(i, j) {
+        if (!h) {  // the first time: fetch the numbers, then show the cell still asked for
+          state.wanted = [i, j];
+          load(svg).then(function (full) {
+            h = full.heatmaps[n];
+            if (state.wanted) show(state.wanted[0], state.wanted[1]);
+          });
+          return;
+        }
+        state.wanted = null;
         if (active && active !== state) hide(active);
         active = state; state.i = i; state.j = j;
         rowBand.setAttribute("x", x0); rowBand.setAttribute("y", y0 + i * ch);
@@ -236,7 +260,7 @@
         show(at[0], at[1]);
       });
       hit.addEventListener("focus", function () {
-        var first = h.highlight.cells[0] || (h.highlight.rows.length ? [h.highlight.rows[0], 0] : [0, 0]);
+        var first = grid.highlight.cells[0] || (grid.highlight.rows.length ? [grid.highlight.rows[0], 0] : [0, 0]);
         if (active !== state) show(first[0], first[1]);
       });
       hit.addEventListener("blur", function () { hide(state); });
@@ -256,6 +280,7 @@
     });
 
     function hide(state) {
+      state.wanted = null;
       state.group.style.display = "none";
       state.i = state.j = -1;
       if (active === state) { active = null; box.hidden = true; live.textContent = ""; }
@@ -274,6 +299,7 @@
     });
   }
 
-  window.cellExplanations = {dot: dot, softmaxRow: softmaxRow, cellValue: cellValue, explain: explain, spoken: spoken, TEXT: TEXT};
+  window.cellExplanations = {dot: dot, softmaxRow: softmaxRow, cellValue: cellValue, explain: explain, spoken: spoken,
+    load: load, TEXT: TEXT};
   enhanceAll();
 })();

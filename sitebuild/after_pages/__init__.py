@@ -1,9 +1,10 @@
 """After the pages: one pass over each built page's HTML, and one over the built site's files.
 
-`page(html, language)` takes the HTML of a page as the theme wrote it (chapter or notebook
-page, figures already in it) and returns what the site serves, in this order:
+`page(html, language, folder)` takes the HTML of a page as the theme wrote it (chapter or
+notebook page, figures already in it) and returns what the site serves, in this order:
 
 1. figure_scripts: the page loads cell-explanations.js / explorables.js if its figures use them;
+   figure_data: their numbers move to a file in the page's `folder`, fetched on first use;
 2. html_fixes: language links, named search landmarks, focusable scrolling boxes, no-js -> js;
 3. code_spans: highlighted code in fewer elements;
 4. search_index: the script that fetches this language's search index on the first search;
@@ -16,12 +17,13 @@ JavaScript lose their comments (asset_comments) and the search index is split pe
 (search_index). It returns the languages whose index got no document, for the caller to warn.
 """
 
-from . import asset_comments, code_spans, figure_scripts, html_fixes, search_index, whitespace
+from . import asset_comments, code_spans, figure_data, figure_scripts, html_fixes, search_index, whitespace
 
 
-def page(html, language):
-    """The HTML a built page in `language` is served as."""
+def page(html, language, folder):
+    """The HTML a built page in `language` is served as; `folder` is where it is written."""
     html = figure_scripts.in_page(html)
+    html = figure_data.moved_out(html, folder)
     html = html_fixes.in_page(html, language)
     html = code_spans.in_page(html)
     html = search_index.in_page(html, language)

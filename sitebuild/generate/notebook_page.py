@@ -15,6 +15,7 @@ import html
 import posixpath
 import re
 
+from ..inside_page.figures import PHONE_COLUMN_PX, readable_width
 from ..inside_page.mathml import tex_to_mathml
 from ..languages import page_url
 
@@ -78,6 +79,7 @@ NOTEBOOK_CSS = """
   white-space: pre; border-left: .2rem solid var(--md-default-fg-color--lightest); }
 .jupyter-wrapper .jp-RenderedImage img, .jupyter-wrapper .jp-RenderedSVG img { display: block; max-width: 100%;
   height: auto; margin: .4em auto; border-radius: .1rem; }
+.jupyter-wrapper .notebook-figure { overflow-x: auto; }
 """
 
 
@@ -127,7 +129,11 @@ def finish(html_text, slug, language, captions, url, site_url):
         box = VIEWBOX.search(data.decode("utf-8"))
         width, height = (round(float(box[side]) * 4 / 3) for side in ("width", "height"))  # pt to CSS px
         alt = html.escape(next(captions, ""), quote=True)
-        return f'<img src="{name}" alt="{alt}" width="{width}" height="{height}" loading="lazy">'
+        readable = readable_width(data.decode("utf-8"))  # as on the chapter pages: text >= 9 px, else scroll
+        style = f' style="min-width: {readable}px"' if readable else ""
+        scrolls = ' tabindex="0"' if readable and readable > PHONE_COLUMN_PX else ""
+        return (f'<div class="notebook-figure"{scrolls}><img src="{name}" alt="{alt}" width="{width}" height="{height}"'
+                f'{style} loading="lazy"></div>')
 
     counter, images = iter(range(1, 1000)), []
     html_text = SVG_IMAGE.sub(image, html_text)

@@ -20,9 +20,16 @@ being drawn; the page reloads when it is ready") until the server rebuilds.
 
 A figure's code is on the page, but not in the search index: it would double the index that
 every page loads, and the prose finds the chapter.
+
+On a phone a figure is never shown so small that its smallest text is under READABLE_PX:
+each SVG gets a `min-width` at which that text is READABLE_PX tall (`readable_width`),
+and a figure wider than a phone's text column scrolls sideways at that size; it is then
+focusable (tabindex="0"), so the keyboard can scroll it too. A figure narrow enough
+for a phone shrinks to the column as before.
 """
 
 import html
+import math
 import re
 from pathlib import Path
 
@@ -36,6 +43,7 @@ from .figure_numbers import numbers_html
 DIRECTIVE = re.compile(r"^!\[(?P<caption>(?:[^\[\]]|\[[^\[\]]*\])*)\]\((?P<file>fig_\w+\.py)\)[ \t]*$", re.M)
 FENCE = re.compile(r"^(```|~~~)")
 PLACEHOLDER = re.compile(
+    r'(?P<figure><figure class="snippet-figure" id="[^"]+")>\s*'
     r'<span class="snippet-figure-svg" data-snippet="(?P<stem>fig_\w+)" data-lang="(?P<lang>\w+)"'
     r' data-label="(?P<label>[^"]*)"></span>'
 )
@@ -46,6 +54,12 @@ NUMBERS_PLACEHOLDER = re.compile(
 FIGURE_CODE = re.compile(r'(<div class="language-python highlight")(><span class="filename">snippets/fig_)')
 
 TAB_LABELS = {"en": ("Figure", "Code"), "zh": ("图", "代码")}
+READABLE_PX = 9  # the smallest text of a figure, in CSS px, however narrow the screen
+# The text column of a phone 360 CSS px wide (Material's margins): a figure whose readable
+# width is larger scrolls there. tests/test_browser.py measures every figure at 360 px.
+PHONE_COLUMN_PX = 328
+SVG_WIDTH = re.compile(r'<svg [^>]*?width="(?P<width>[\d.]+)pt"')
+FONT_SIZE = re.compile(r"font-size: (?P<size>[\d.]+)px")
 # Under the live server, in place of a figure still being drawn.
 PENDING = {"en": "This figure is being drawn; the page reloads when it is ready.",
            "zh": "这张图正在绘制，画好后页面会自动刷新。"}
@@ -101,14 +115,31 @@ def fill_in(output, svg_of, figure_data):
     def inline(match):
         svg = svg_of(match["stem"], match["lang"])
         if svg is None:  # still being drawn, under the live server
-            return f'<span class="snippet-figure-pending" role="status">{PENDING[match["lang"]]}</span>'
-        return svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}" ', 1)
+            return f'{match["figure"]}><span class="snippet-figure-pending" role="status">{PENDING[match["lang"]]}</span>'
+        width = readable_width(svg)
+        scrolls = ' tabindex="0"' if width and width > PHONE_COLUMN_PX else ""
+        style = f' style="min-width: {width}px"' if width else ""
+        return (f'{match["figure"]}{scrolls}>\n'
+                + svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}"{style} ', 1))
 
     def numbers(match):
         svg = svg_of(match["stem"], match["lang"])
         return "" if svg is None else numbers_html(figure_data(svg), match["lang"])
 
     return NUMBERS_PLACEHOLDER.sub(numbers, PLACEHOLDER.sub(inline, output))
+
+
+def readable_width(svg):
+    """The narrowest width, in CSS px, at which the SVG's smallest text is READABLE_PX tall (None: no text).
+
+    matplotlib's SVG measures in points: its viewBox is as wide as the figure in pt, and a
+    font-size of f is f of those units, so at a width of w px it is f * w / width px tall.
+    """
+    sizes = [float(m["size"]) for m in FONT_SIZE.finditer(svg)]
+    width = SVG_WIDTH.search(svg)
+    if not sizes or not width:
+        return None
+    return math.ceil(READABLE_PX * float(width["width"]) / min(sizes))
 
 
 def outside_fences(markdown, transform):
