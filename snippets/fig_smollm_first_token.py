@@ -23,13 +23,13 @@ from smollm_heads import SENTENCE, first_token_share, first_token_share_by_lengt
 
 # The figure's text in each language.
 LABELS = {
-    "en": {"decoder": "SmolLM2 (decoder): weight on the first token", "weight": "by weight",
+    "en": {"decoder": "SmolLM2, a decoder:\nweight on the first token", "weight": "by weight",
            "length": "by weight × value length",
-           "encoder": "all-MiniLM-L6-v2 (encoder): weight on [CLS] and [SEP]",
+           "encoder": "all-MiniLM-L6-v2, an encoder:\nweight on [CLS] and [SEP]",
            "layer": "layer", "share": "share of a row"},
-    "zh": {"decoder": "SmolLM2（解码器）：第一个词元得到的权重", "weight": "按权重",
+    "zh": {"decoder": "解码器 SmolLM2：\n第一个词元得到的权重", "weight": "按权重",
            "length": "按权重 × 值向量长度",
-           "encoder": "all-MiniLM-L6-v2（编码器）：[CLS] 和 [SEP] 得到的权重",
+           "encoder": "编码器 all-MiniLM-L6-v2：\n[CLS] 和 [SEP] 得到的权重",
            "layer": "层", "share": "占一行的比例"},
 }
 
@@ -41,18 +41,20 @@ def draw(lang="en"):
     by_weight = first_token_share(weights).mean(axis=1)  # (30,): mean over the heads
     by_length = first_token_share_by_length(SENTENCE).mean(axis=1)
     _, encoder = minilm.attention_weights(ENCODER_SENTENCE)  # (6, 12, n, n)
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(4.8, 5.6), layout="constrained",
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(4.8, 6.0), layout="constrained",
                                       height_ratios=[3, 2])
     layers = np.arange(len(by_weight))
     top.plot(layers, by_weight, color=HIGHLIGHT, linewidth=2.5, marker="o", markersize=4, label=text["weight"])
     top.plot(layers, by_length, color=ink(), linewidth=1.5, linestyle="--", label=text["length"])
     top.set_title(text["decoder"])
-    top.legend(frameon=False, loc="upper right")
+    top.set_ylim(-0.25, 1)  # room for the legend under the lines
+    top.legend(frameon=False, loc="lower right", ncols=2)
     share = special_share(encoder).mean(axis=1)  # (6,)
     bottom.plot(np.arange(len(share)), share, color=HIGHLIGHT, linewidth=2.5, marker="o", markersize=4)
     bottom.set_title(text["encoder"])
     for ax, n in ((top, len(layers)), (bottom, len(share))):
         ax.set_ylim(0, 1)
+        ax.set_yticks([0, 0.5, 1])
         ax.set_xticks(np.arange(0, n, 5 if n > 10 else 1))
         ax.set_xlabel(text["layer"])
         ax.set_ylabel(text["share"])

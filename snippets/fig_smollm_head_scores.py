@@ -19,7 +19,7 @@ from smollm_heads import (induction_scores, previous_token_scores, repeated_text
 LABELS = {
     "en": {"x": "previous-token score", "y": "induction score", "head": "L{layer} H{head}",
            "title": "270 heads, on texts of random words"},
-    "zh": {"x": "前一词元得分", "y": "归纳得分", "head": "第 {layer} 层头 {head}",
+    "zh": {"x": "前一词元分数", "y": "归纳分数", "head": "第 {layer} 层，头 {head}",
            "title": "270 个头，在随机词组成的文本上"},
 }
 
@@ -31,14 +31,14 @@ def draw(lang="en"):
     previous = previous_token_scores(unrepeated_texts())  # (30, 9)
     fig, ax = plt.subplots(figsize=(4.8, 4.4), layout="constrained")
     ax.scatter(previous.ravel(), induction.ravel(), s=14, color="#868e96", linewidths=0)
-    for heads, side in ((top_heads(induction), "left"), (top_heads(previous), "right")):
+    # Each named head's label in a column of its own, with a line to its dot: the dots lie close together.
+    for heads, (x_text, y_text, step) in ((top_heads(induction), (0.3, 0.95, -0.08)),
+                                          (top_heads(previous), (0.62, 0.5, -0.08))):
         for rank, (layer, head) in enumerate(heads):
             x, y = previous[layer, head], induction[layer, head]
             ax.scatter([x], [y], s=30, color=HIGHLIGHT, linewidths=0)
-            ax.annotate(text["head"].format(layer=layer, head=head), (x, y),
-                        xytext=(8 if side == "left" else -8, 12 - 11 * rank), textcoords="offset points",
-                        ha="left" if side == "left" else "right", va="center", fontsize=10,
-                        arrowprops={"arrowstyle": "-", "color": ink(), "linewidth": 0.5})
+            ax.annotate(text["head"].format(layer=layer, head=head), (x, y), xytext=(x_text, y_text + rank * step),
+                        ha="left", va="center", arrowprops={"arrowstyle": "-", "color": ink(), "linewidth": 0.5})
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel(text["x"])

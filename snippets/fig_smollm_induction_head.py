@@ -41,7 +41,7 @@ def draw(lang="en"):
         q, k = query_and_keys(SENTENCE, layer, head)  # (n, 64) each, RoPE applied
         heatmap(ax, weights[layer, head], tokens, tokens, "weight", highlight_rows=[row],
                 title=text[name].format(layer=layer, head=head), row_title=text["query"],
-                col_title=text["key"], mask=look_ahead_mask(n), masked_label="",
+                col_title=text["key"], mask=look_ahead_mask(n), masked_label="", fmt="{:.1f}",
                 computed_as=softmax_rows(q @ k.T, d_k=smollm.D_HEAD))
         ax.tick_params(axis="x", labelrotation=90)
     return fig

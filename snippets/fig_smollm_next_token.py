@@ -29,6 +29,7 @@ def draw(lang="en"):
     text = LABELS[lang]
     ranked = next_tokens(PARIS, SHOWN)  # [(token, probability), ...], best first
     fig, ax = plt.subplots(figsize=(4.6, 3.4), layout="constrained")
+    fig.get_layout_engine().set(w_pad=0.3)  # room for the browser's font, which may be wider than DejaVu Sans
     probabilities = [p for _, p in ranked]
     ax.barh(range(SHOWN), probabilities, color=[HIGHLIGHT] + ["#868e96"] * (SHOWN - 1))
     ax.set_yticks(range(SHOWN), labels=[f"“{token}”" for token, _ in ranked])

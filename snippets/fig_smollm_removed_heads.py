@@ -2,10 +2,12 @@
 
 Left: the probability of " milk" after "The black cat drank the milk. The
 black cat drank the". Right: the mean loss, in nats, on the second half of
-two texts of 12 random words said twice (lower: the model copies better).
-Rows: nothing removed; the four induction heads; the four previous-token
-heads, each by zeroing their output or by putting in its mean over the
-text's positions; four heads drawn at random, five times (one dot each).
+two held-out texts of 12 random words said twice (lower: the model copies
+better); the dashed line is the loss on their first half, where nothing can
+be copied. Rows: nothing removed; the four strongest induction heads, zeroed
+or replaced by their mean output over other texts; every head with an
+induction score above 0.3; the two strongest previous-token heads, both
+ways; the next two; four heads drawn at random, four times (one dot each).
 """
 
 import sys
@@ -13,16 +15,16 @@ import sys
 import matplotlib.pyplot as plt
 
 from plotting import HIGHLIGHT, ink, use_language
-from smollm_heads import removals
+from smollm_heads import held_out_texts, losses, removals
 
 # The figure's text in each language.
 LABELS = {
-    "en": {"nothing": "nothing removed", "induction": "induction heads", "previous": "previous-token heads",
-           "random": "4 random heads", "zero": "zeroed", "mean": "mean", "p": "p(“ milk”)",
-           "loss": "copying loss (nats)"},
-    "zh": {"nothing": "不去掉任何头", "induction": "归纳头", "previous": "前一词元头",
-           "random": "随机 4 个头", "zero": "置零", "mean": "换成均值", "p": "p(“ milk”)",
-           "loss": "复制损失（nat）"},
+    "en": {"nothing": "nothing removed", "induction": "4 induction heads", "all induction": "14 induction heads",
+           "previous": "previous-token\nheads {heads}", "random": "4 random heads", "zero": "zeroed",
+           "mean": "mean", "p": "p(“ milk”)", "loss": "copying loss\n(nats)", "and": ", ", "then": ",\n"},
+    "zh": {"nothing": "不去掉任何头", "induction": "4 个归纳头", "all induction": "14 个归纳头",
+           "previous": "前一词元头\n{heads}", "random": "随机 4 个头", "zero": "置零", "mean": "换成均值",
+           "p": "p(“ milk”)", "loss": "复制损失\n（nat）", "and": "、", "then": "，\n"},
 }
 
 
@@ -30,13 +32,16 @@ def draw(lang="en"):
     use_language(lang)
     text = LABELS[lang]
     rows, labels = {}, []
-    for name, how, _, p, loss in removals():
-        label = text[name] if name in ("nothing", "random") else f"{text[name]}, {text[how]}"
+    for name, how, heads, p, _, loss, _, _ in removals():
+        label = text[name].format(heads=text["and"].join(f"{layer}.{head}" for layer, head in heads))
+        if name not in ("nothing", "random"):
+            label = f"{label}{text['then']}{text[how]}"
         if label not in rows:
             rows[label] = []
             labels.append(label)
         rows[label].append((p, loss))
-    fig, axes = plt.subplots(1, 2, figsize=(4.9, 3.2), sharey=True, layout="constrained")
+    nothing_to_copy, _ = losses(held_out_texts())
+    fig, axes = plt.subplots(1, 2, figsize=(4.9, 5.0), sharey=True, layout="constrained")
     for column, ax in enumerate(axes):
         for i, label in enumerate(labels):
             values = [pair[column] for pair in rows[label]]
@@ -45,9 +50,11 @@ def draw(lang="en"):
         ax.set_xlabel(text["loss" if column else "p"])
         ax.spines[["top", "right"]].set_visible(False)
         ax.tick_params(axis="y", length=0)
+    axes[1].axvline(nothing_to_copy, color=ink(), linewidth=1, linestyle="--")
     axes[0].set_yticks(range(len(labels)), labels=labels)
     axes[0].invert_yaxis()
     axes[0].set_xlim(0, 1)
+    axes[1].set_xlim(0, 15)
     return fig
 
 

@@ -20,10 +20,10 @@ from smollm_heads import LAST, SENTENCE, induction_heads, query_and_keys
 
 # The figure's text in each language (the tokens are data).
 LABELS = {
-    "en": {"title": "layer {layer}: three query heads, one key head", "row": "“ the”, head {head}",
-           "query": "the last “ the”, in", "key": "key token"},
-    "zh": {"title": "第 {layer} 层：三个查询头，共用一个键头", "row": "“ the”，头 {head}",
-           "query": "最后一个 “ the”，在", "key": "键词元"},
+    "en": {"title": "layer {layer}: three query heads, one key head", "row": "head {head}",
+           "query": "query: the last “ the”", "key": "key token"},
+    "zh": {"title": "第 {layer} 层：三个查询头，共用一个键头", "row": "头 {head}",
+           "query": "查询：最后一个 “ the”", "key": "键词元"},
 }
 
 
@@ -38,7 +38,7 @@ def draw(lang="en"):
     fig, ax = plt.subplots(figsize=(4.9, 2.9), layout="constrained")
     heatmap(ax, weights[layer, list(group), LAST], [text["row"].format(head=h) for h in group], tokens, "weight",
             highlight_rows=[list(group).index(head)], title=text["title"].format(layer=layer),
-            row_title=text["query"], col_title=text["key"],
+            row_title=text["query"], col_title=text["key"], fmt="{:.1f}",
             computed_as=softmax_rows(np.array(queries) @ keys.T, d_k=smollm.D_HEAD))
     ax.tick_params(axis="x", labelrotation=90)
     return fig

@@ -196,32 +196,30 @@ def queries_keys_values(x, layer):
     return q, k, v  # float64: attention computes in float64
 
 
-def self_attention(x, layer, removed=None, how="zero"):
+def attention_heads(x, layer):
+    """A layer's masked self-attention on the normalised rows `x` (..., n, d_model), head by head.
+
+    Returns each head's output before W_O (..., 9, n, 64) and its weights (..., 9, n, n).
+    """
+    q, k, v = queries_keys_values(x, layer)
+    return scaled_dot_product_attention(q, repeat_kv(k), repeat_kv(v), mask=look_ahead_mask(x.shape[-2]))
+
+
+def self_attention(x, layer, removed=None, replacement=None):
     """A layer's masked self-attention on the normalised rows `x` (..., n, d_model).
 
     `removed`, a boolean array (..., n_heads), removes the heads where it is
-    True: their output, before W_O, becomes zeros (how = "zero") or its mean
-    over the text's positions (how = "mean").
+    True: their output before W_O becomes, at every position, the head's row of
+    `replacement` (n_heads, d_head), or zeros when it is None.
 
     Returns its output after W_O (..., n, d_model) and its weights (..., 9, n, n).
     """
-    q, k, v = queries_keys_values(x, layer)
-    n = x.shape[-2]
-    heads, weights = scaled_dot_product_attention(q, repeat_kv(k), repeat_kv(v),
-                                                  mask=look_ahead_mask(n))  # (..., 9, n, 64), (..., 9, n, n)
+    heads, weights = attention_heads(x, layer)  # (..., 9, n, 64), (..., 9, n, n)
     if removed is not None:
-        heads = np.where(np.asarray(removed)[..., None, None], _ablated(heads, how), heads)
+        instead = np.zeros((N_HEADS, D_HEAD)) if replacement is None else np.asarray(replacement)
+        heads = np.where(np.asarray(removed)[..., None, None], instead[:, None, :], heads)
     z = merge_heads(heads).astype(np.float32)  # (..., n, d_model): float32 like the weights
     return z @ tensors()[f"blk.{layer}.attn_output.weight"].T, weights
-
-
-def _ablated(heads, how):
-    """What replaces the heads' outputs (..., n_heads, n, d_head) when they are removed."""
-    if how == "zero":
-        return np.zeros_like(heads)
-    if how == "mean":
-        return np.broadcast_to(heads.mean(axis=-2, keepdims=True), heads.shape)
-    raise ValueError(f'a head is removed by "zero" or "mean", not {how!r}')
 
 
 def feed_forward(x, layer):
@@ -233,21 +231,23 @@ def feed_forward(x, layer):
     return (gate / (1 + np.exp(-gate)) * up) @ w[name + "ffn_down.weight"].T  # (..., n, d_model)
 
 
-def decoder_layer(x, layer, removed=None, how="zero"):
+def decoder_layer(x, layer, removed=None, replacement=None):
     """One layer on the residual stream `x` (..., n, d_model): the new rows, and the weights (..., 9, n, n)."""
     w = tensors()
     name = f"blk.{layer}."
-    z, weights = self_attention(rms_norm(x, w[name + "attn_norm.weight"]), layer, removed, how)
+    z, weights = self_attention(rms_norm(x, w[name + "attn_norm.weight"]), layer, removed, replacement)
     x = x + z
     x = x + feed_forward(rms_norm(x, w[name + "ffn_norm.weight"]), layer)
     return x, weights
 
 
-def run(text, removed=(), how="zero"):
+def run(text, removed=(), replacement=None):
     """The whole model on `text`, computed once per text and removed heads, then remembered.
 
-    `removed` lists (layer, head) pairs: those heads' outputs are removed, as
-    in `self_attention` (how = "zero" or "mean").
+    `removed` lists (layer, head) pairs: those heads' outputs, before W_O, are
+    replaced at every position by zeros, or by their vectors in `replacement`,
+    an array (n_layers, n_heads, d_head) (for example each head's mean output
+    over other texts).
 
     Returns
     -------
@@ -257,40 +257,45 @@ def run(text, removed=(), how="zero"):
     weights : ndarray, shape (n_layers, n_heads, n, n)
         Every query head's attention weights; rows are queries, columns keys.
     logits : ndarray, shape (n, vocabulary)
-        For each position, a score for every token that could come next.
+        For each position, a score (a logit) for every token that could come next.
     """
-    return run_batch([text], [removed], how)[0]
+    return run_batch([text], [removed], replacement)[0]
 
 
-def run_batch(texts, removed=None, how="zero"):
+def run_batch(texts, removed=None, replacement=None):
     """`run` for several texts of one length in tokens (or one text, with other heads removed) at once.
 
     A batch reads each weight matrix once for all of its rows: ten runs of a
     sentence, each without other heads, cost little more than one.
-    `removed` gives each text its (layer, head) pairs. Returns one
-    (tokens, inputs, weights, logits) per text, as `run` does.
+    `removed` gives each text its (layer, head) pairs; `replacement` is the
+    batch's. Returns one (tokens, inputs, weights, logits) per text, as `run` does.
     """
     removed = [()] * len(texts) if removed is None else [tuple(sorted(map(tuple, r))) for r in removed]
     if len(removed) != len(texts):
         raise ValueError(f"give the removed heads of each text: {len(texts)} texts, {len(removed)} lists")
-    _ablated(np.zeros((1, 1)), how)  # a bad `how` fails here, before any work
+    if replacement is not None:
+        replacement = np.asarray(replacement, dtype=float)
+        if replacement.shape != (N_LAYERS, N_HEADS, D_HEAD):
+            raise ValueError(f"replacement must have shape (n_layers, n_heads, d_head) = "
+                             f"({N_LAYERS}, {N_HEADS}, {D_HEAD}), got {replacement.shape}")
+    instead = None if replacement is None else hashlib.sha256(replacement.tobytes()).hexdigest()
     encoded = [tokenize(text) for text in texts]
-    keys = [(tuple(int(i) for i in ids), r, how if r else None) for (_, ids), r in zip(encoded, removed)]
+    keys = [(tuple(int(i) for i in ids), r, instead if r else None) for (_, ids), r in zip(encoded, removed)]
     todo = [key for key in dict.fromkeys(keys) if key not in _results]
     if todo:
         if len({len(ids) for ids, _, _ in todo}) > 1:
             raise ValueError("the texts of a batch must have the same number of tokens")
-        for key, result in zip(todo, _forward([ids for ids, _, _ in todo], [r for _, r, _ in todo], how)):
+        for key, result in zip(todo, _forward([ids for ids, _, _ in todo], [r for _, r, _ in todo], replacement)):
             _results[key] = result
             while len(_results) > 256:
                 del _results[next(iter(_results))]  # the oldest first
     return [(tuple(tokens), *_results[key]) for (tokens, _), key in zip(encoded, keys)]
 
 
-_results = {}  # (token ids, removed heads, how) -> (inputs, weights, logits), read-only arrays
+_results = {}  # (token ids, removed heads, replacement's hash) -> (inputs, weights, logits), read-only arrays
 
 
-def _forward(batch_ids, removed, how="zero"):
+def _forward(batch_ids, removed, replacement=None):
     """The model on a batch of token id sequences of one length: a list of (inputs, weights, logits)."""
     w = tensors()
     x = w["token_embd.weight"][np.array(batch_ids)]  # (batch, n, d_model), float32 like the weights
@@ -301,7 +306,8 @@ def _forward(batch_ids, removed, how="zero"):
     inputs, layers = [], []
     for layer in range(N_LAYERS):
         inputs.append(x)
-        x, weights = decoder_layer(x, layer, remove[:, layer] if remove[:, layer].any() else None, how)
+        x, weights = decoder_layer(x, layer, remove[:, layer] if remove[:, layer].any() else None,
+                                   None if replacement is None else replacement[layer])
         layers.append(weights)
     logits = rms_norm(x, w["output_norm.weight"]) @ w["token_embd.weight"].T  # (batch, n, vocabulary): tied
     results = []

@@ -17,16 +17,21 @@ import re
 import numpy as np
 
 import smollm
-from attention import softmax
+from attention import look_ahead_mask, softmax
 from position_encoding import rotary_position_embedding
 
 SENTENCE = "The black cat drank the milk. The black cat drank the"
 PARIS = "The capital of France is"
 MILK = 5  # " milk", the first time
 LAST = -1  # the last token: the second " the", whose next token the model predicts
-PREFIX = "List:"  # the random texts start with a word of their own (the first token draws the spare weight)
+# Random texts start with a word of their own, "List:", so that no random word is the first
+# token (which draws the spare weight of most heads: the first-token sink), and the model
+# has a reason to expect a list of words.
+PREFIX = "List:"
 HALF = 12  # random tokens in each half of a repeated random text
 N_HEADS_NAMED = 4
+# An ordinary text, for the loss on text that has nothing to copy.
+NATURAL = "The old man sat by the fire and read his newspaper while the rain fell on the garden."
 
 
 @functools.cache
@@ -43,8 +48,16 @@ def random_words(n, seed):
 
 
 def repeated_texts(seeds=range(4), half=HALF):
-    """Texts of `half` random word tokens said twice, after PREFIX: the induction test's data."""
+    """Texts of `half` random word tokens said twice, after PREFIX: the induction test's data.
+
+    The heads are chosen on seeds 0 to 3; `held_out_texts` (seeds 10 and 11) test them.
+    """
     return [PREFIX + 2 * random_words(half, seed)[0] for seed in seeds]
+
+
+def held_out_texts():
+    """Two repeated random texts that were not used to choose the heads."""
+    return repeated_texts(seeds=range(10, 12))
 
 
 def unrepeated_texts(seeds=range(4), half=HALF):
@@ -59,11 +72,13 @@ def _positions(half=HALF):
     return rows, rows - half + 1
 
 
-def induction_scores(texts, half=HALF):
+def induction_scores(texts, removed=(), replacement=None, half=HALF):
     """Each head's mean weight from a token of the second half to the token that followed it
-    the first time (the same places in an unrepeated text: the baseline): (layers, heads)."""
+    the first time (the same places in an unrepeated text: the baseline): (layers, heads).
+    `removed` heads are removed first, as in `smollm.run`."""
     rows, targets = _positions(half)
-    weights = np.stack([run[2] for run in smollm.run_batch(texts)])  # (texts, layers, heads, n, n)
+    runs = smollm.run_batch(texts, [removed] * len(texts), replacement)
+    weights = np.stack([run[2] for run in runs])  # (texts, layers, heads, n, n)
     return weights[..., rows, targets].mean(axis=(0, -1))
 
 
@@ -80,6 +95,11 @@ def top_heads(scores, k=N_HEADS_NAMED):
     return [tuple(int(i) for i in np.unravel_index(b, scores.shape)) for b in best]
 
 
+def heads_above(scores, threshold):
+    """Every (layer, head) whose score is above `threshold`, best first."""
+    return top_heads(scores, int(np.sum(scores > threshold)))
+
+
 def induction_heads():
     return top_heads(induction_scores(repeated_texts()))
 
@@ -93,30 +113,79 @@ def first_token_share(weights):
     return weights[..., 1:, 0].mean(axis=-1)
 
 
-def copying_loss(texts, removed=(), how="zero", half=HALF):
-    """The mean loss (−log p, in nats) on the second half's tokens, each predicted from the text before it."""
+def losses(texts, removed=(), replacement=None, half=HALF):
+    """The mean loss (−log p, in nats) of predicting each random word of the first half and
+    of the second half from the text before it, over `texts`: (first, second). In the first
+    half nothing can be copied; in the second, every word can."""
     rows, _ = _positions(half)
-    losses = []
-    for text, (_, _, _, logits) in zip(texts, smollm.run_batch(texts, [removed] * len(texts), how)):
+    first, second = [], []
+    for text, (_, _, _, logits) in zip(texts, smollm.run_batch(texts, [removed] * len(texts), replacement)):
         ids = smollm.tokenize(text)[1]
-        p = softmax(logits[rows[:-1]], axis=-1)  # each row predicts the token after it
-        losses.append(-np.log(p[np.arange(len(rows) - 1), ids[rows[1:]]]).mean())
-    return float(np.mean(losses))
+        p = softmax(logits[:-1], axis=-1)  # row i predicts token i + 1
+        loss = -np.log(p[np.arange(len(ids) - 1), ids[1:]])
+        first.append(loss[rows[0] - half:rows[0] - 1].mean())  # predicting the 2nd to 12th word
+        second.append(loss[rows[0]:rows[-1]].mean())  # predicting the 2nd to 12th word again
+    return float(np.mean(first)), float(np.mean(second))
 
 
-def probability(text, token, removed=(), how="zero"):
+def copying_loss(texts, removed=(), replacement=None, half=HALF):
+    """The mean loss (−log p, in nats) on the second half's words, each predicted from the text before it."""
+    return losses(texts, removed, replacement, half)[1]
+
+
+def probability(text, token, removed=(), replacement=None):
     """The probability that `token` (" milk") comes next after `text`, with `removed` heads removed."""
     (token_id,) = smollm.tokenize(token)[1]
-    _, _, _, logits = smollm.run(text, removed, how)
+    _, _, _, logits = smollm.run(text, removed, replacement)
     return float(softmax(logits[-1])[token_id])
 
 
-def query_and_keys(text, layer, head):
-    """One head's queries and keys for `text`, RoPE applied: (n, d_head) each."""
-    _, inputs, _, _ = smollm.run(text)
+def head_means(texts):
+    """Each head's output before W_O, averaged over every position but the first of `texts`:
+    (layers, heads, d_head). What `smollm.run(..., replacement=...)` puts in place of a head
+    removed by its mean: what the head adds on other texts, nothing about the text at hand."""
+    sums, count = np.zeros((smollm.N_LAYERS, smollm.N_HEADS, smollm.D_HEAD)), 0
+    for text in texts:
+        _, inputs, _, _ = smollm.run(text)
+        for layer in range(smollm.N_LAYERS):
+            x = smollm.rms_norm(inputs[layer], smollm.tensors()[f"blk.{layer}.attn_norm.weight"])
+            heads, _ = smollm.attention_heads(x, layer)  # (9, n, 64)
+            sums[layer] += heads[:, 1:].sum(axis=1)
+        count += inputs.shape[1] - 1
+    return sums / count
+
+
+def query_and_keys(text, layer, head, removed=()):
+    """One head's queries and keys for `text`, RoPE applied: (n, d_head) each (`removed`: as in smollm.run)."""
+    _, inputs, _, _ = smollm.run(text, removed)
     x = smollm.rms_norm(inputs[layer], smollm.tensors()[f"blk.{layer}.attn_norm.weight"])
     q, k, _ = smollm.queries_keys_values(x, layer)  # (9, n, 64), (3, n, 64)
     return q[head], k[head // smollm.GROUP]
+
+
+def induction_scores_with_keys_from(texts, layer, head, removed_for_queries=(), removed_for_keys=()):
+    """One head's induction score on repeated `texts` with its queries from a run without the heads
+    `removed_for_queries` and its keys from a run without `removed_for_keys`: which side they write."""
+    rows, targets = _positions()
+    found = []
+    for text in texts:
+        q, _ = query_and_keys(text, layer, head, removed_for_queries)
+        _, k = query_and_keys(text, layer, head, removed_for_keys)
+        weights = softmax(np.where(look_ahead_mask(len(q)), q @ k.T / np.sqrt(smollm.D_HEAD), -np.inf))
+        found.append(weights[rows, targets].mean())
+    return float(np.mean(found))
+
+
+def tokens_a_head_favours(text, layer, head, k=5):
+    """The `k` tokens whose scores rise most from what one head adds to the last row, read directly:
+    its output through W_O, the final RMSNorm's gain and the output matrix (the later layers skipped)."""
+    _, inputs, _, _ = smollm.run(text)
+    w = smollm.tensors()
+    heads, _ = smollm.attention_heads(smollm.rms_norm(inputs[layer], w[f"blk.{layer}.attn_norm.weight"]), layer)
+    columns = slice(head * smollm.D_HEAD, (head + 1) * smollm.D_HEAD)
+    added = heads[head, -1] @ w[f"blk.{layer}.attn_output.weight"][:, columns].T  # (d_model,)
+    scores = (added * w["output_norm.weight"]) @ w["token_embd.weight"].T  # (vocabulary,)
+    return [smollm.token_text(i) for i in np.argsort(-scores)[:k]]
 
 
 def scaled_scores(text, layer, head):
@@ -152,6 +221,28 @@ def first_token_share_by_length(text):
         added = weights[layer] * value_lengths(text, layer)[:, None, :]  # (heads, n, n): α_ij ‖v_j W_O‖
         shares.append((added[:, 1:, 0] / added[:, 1:].sum(axis=-1)).mean(axis=-1))
     return np.array(shares)
+
+
+def previous_token_weight_from_shared_parts(texts, layer, head):
+    """A head's mean weight on the token before, computed from its shared parts alone: at every
+    position the mean query and the mean key (before RoPE, over each text's tokens but the first),
+    the first token keeping its own key, turned by RoPE and put through the masked softmax."""
+    found = []
+    for text in texts:
+        q, k = unrotated_query_and_keys(text, layer, head)
+        n = len(q)
+        q_bar, k_bar = np.tile(q[1:].mean(axis=0), (n, 1)), np.tile(k[1:].mean(axis=0), (n, 1))
+        k_bar[0] = k[0]  # the first token, the sink, as it is
+        q_bar = rotary_position_embedding(q_bar, smollm.ROPE_BASE)
+        k_bar = rotary_position_embedding(k_bar, smollm.ROPE_BASE)
+        weights = softmax(np.where(look_ahead_mask(n), q_bar @ k_bar.T / np.sqrt(smollm.D_HEAD), -np.inf))
+        found.append(weights[np.arange(1, n), np.arange(n - 1)].mean())
+    return float(np.mean(found))
+
+
+def first_token_share_if_uniform(n):
+    """The first token's share of rows 1 ... n − 1 if every row spread its weight evenly."""
+    return float(np.mean([1 / (i + 1) for i in range(1, n)]))
 
 
 def unrotated_query_and_keys(text, layer, head):
@@ -192,23 +283,50 @@ def random_heads(k, seed, avoid=()):
     return [pool[i] for i in sorted(picked)]
 
 
-@functools.cache
-def removals(draws=5):
-    """What removing heads does: [(name, how, heads, p_milk, copying_loss), ...].
+def natural_loss(removed=(), replacement=None):
+    """The mean loss (nats) of predicting every token of NATURAL from the tokens before it."""
+    ids = smollm.tokenize(NATURAL)[1]
+    _, _, _, logits = smollm.run(NATURAL, removed, replacement)
+    p = softmax(logits[:-1], axis=-1)
+    return float(-np.log(p[np.arange(len(ids) - 1), ids[1:]]).mean())
 
-    `p_milk` is the probability of " milk" after SENTENCE; `copying_loss` the mean
-    loss on the second half of two repeated random texts (`copying_loss`). Removed:
-    nothing; the induction heads; the previous-token heads; each way ("zero" and
-    "mean"); then, for comparison, as many heads drawn at random, `draws` times, zeroed.
+
+@functools.cache
+def removals(draws=4):
+    """What removing heads does: [(name, how, heads, p_milk, milk_weight, copying, natural, induction), ...].
+
+    On SENTENCE: `p_milk`, the probability of " milk" next, and `milk_weight`, the weight
+    the strongest induction head gives the first " milk" from the last token. On the
+    held-out repeated texts: `copying`, the loss on their second half, and `induction`,
+    the strongest induction head's score (None when that head is among those removed:
+    its weights are computed as before, but nothing of it reaches the rows). On NATURAL: `natural`, the loss. A head is
+    removed by zeroing its output ("zero"), or by putting in its mean output over other
+    texts, the unrepeated random texts ("mean"). Removed: nothing; the four strongest
+    induction heads; every head with an induction score above 0.3; the two strongest
+    previous-token heads; the next two; and, for comparison, four heads drawn at random,
+    `draws` times.
     """
-    named = {"induction": induction_heads(), "previous": previous_token_heads()}
-    plans = [("nothing", "zero", [])]
-    plans += [(name, how, heads) for how in ("zero", "mean") for name, heads in named.items()]
-    avoid = [h for heads in named.values() for h in heads]
+    induction = induction_scores(repeated_texts())
+    strongest, previous = top_heads(induction), previous_token_heads()
+    means = head_means(unrepeated_texts())
+    plans = [("nothing", "zero", []), ("induction", "zero", strongest), ("induction", "mean", strongest),
+             ("all induction", "zero", heads_above(induction, 0.3)),
+             ("previous", "zero", previous[:2]), ("previous", "mean", previous[:2]),
+             ("previous", "zero", previous[2:])]
+    avoid = strongest + previous
     plans += [("random", "zero", random_heads(N_HEADS_NAMED, seed, avoid)) for seed in range(draws)]
-    texts = repeated_texts()[:2]
+    held = held_out_texts()
+    for how in ("zero", "mean"):  # each way's runs in three batches; the calls below find them made
+        mine, instead = [heads for _, h, heads in plans if h == how], None if how == "zero" else means
+        smollm.run_batch([SENTENCE] * len(mine), mine, instead)
+        smollm.run_batch([NATURAL] * len(mine), mine, instead)
+        smollm.run_batch([t for _ in mine for t in held], [heads for heads in mine for _ in held], instead)
+    layer, head = strongest[0]
     results = []
     for name, how, heads in plans:
-        results.append((name, how, heads, probability(SENTENCE, " milk", heads, how),
-                        copying_loss(texts, heads, how)))
+        instead = None if how == "zero" else means
+        results.append((name, how, heads, probability(SENTENCE, " milk", heads, instead),
+                        float(smollm.run(SENTENCE, heads, instead)[2][layer, head, LAST, MILK]),
+                        copying_loss(held, heads, instead), natural_loss(heads, instead),
+                        None if strongest[0] in heads else float(induction_scores(held, heads, instead)[layer, head])))
     return results

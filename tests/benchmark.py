@@ -307,6 +307,56 @@ def model_seconds(runs):
     return statistics.median(times), len(json.loads(sentences))
 
 
+DECODER_CHAPTERS = [ROOT / "docs" / "trained-decoder.md", ROOT / "docs" / "induction-heads.md"]
+DECODER_FIGURES = sorted(p.stem for p in (ROOT / "snippets").glob("fig_smollm_*.py"))
+# Every forward pass the decoder chapters' code blocks and figures make, in one process (where
+# smollm remembers each run, as in a build), recorded with its arguments into a pickle file.
+COLLECT_FORWARD_PASSES = f"""
+import importlib, pickle, sys, smollm
+from pytest_codeblocks import extract_from_file
+calls, original = [], smollm._forward
+def recording(batch_ids, removed, replacement=None):
+    calls.append((batch_ids, removed, replacement))
+    return original(batch_ids, removed, replacement)
+smollm._forward = recording
+for chapter in {[str(c) for c in DECODER_CHAPTERS]!r}:
+    for block in extract_from_file(chapter):
+        if block.syntax == "python":
+            exec(block.code, {{}})
+for stem in {DECODER_FIGURES!r}:
+    importlib.import_module(stem).draw("en")
+pickle.dump(calls, open(sys.argv[1], "wb"))
+print(len(calls), sum(len(c[0]) * len(c[0][0]) for c in calls))
+"""
+TIME_DECODER = """
+import pickle, sys, time
+start = time.perf_counter()
+import smollm
+smollm.model()  # read, with the SHA-256 check, and dequantized
+loaded = time.perf_counter()
+for batch_ids, removed, replacement in pickle.load(open(sys.argv[1], "rb")):
+    smollm._forward(batch_ids, removed, replacement)
+print(loaded - start, time.perf_counter() - loaded)
+"""
+
+
+def decoder_seconds(runs):
+    """Median times, on one core, to read and dequantize SmolLM2 and to make every forward pass of its
+    two chapters: (load, passes), with the number of passes and of token rows they hold."""
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+           "MPLBACKEND": "Agg"}
+    with tempfile.TemporaryDirectory() as folder:
+        record = str(Path(folder) / "passes.pickle")
+        counted = subprocess.run([sys.executable, "-c", COLLECT_FORWARD_PASSES, record], cwd=ROOT / "snippets",
+                                 env=env, check=True, capture_output=True, text=True).stdout.split()[-2:]
+        times = [[float(t) for t in subprocess.run([*pin, sys.executable, "-c", TIME_DECODER, record],
+                                                   cwd=ROOT / "snippets", env=env, check=True, capture_output=True,
+                                                   text=True).stdout.split()] for _ in range(runs)]
+    load, passes = (statistics.median(column) for column in zip(*times))
+    return load, passes, int(counted[0]), int(counted[1])
+
+
 def installed_megabytes(requirements):
     """{distribution: megabytes installed} for each package pinned in a requirements file."""
     from importlib.metadata import distribution
@@ -362,6 +412,12 @@ def main():
         seconds, sentences = model_seconds(runs)
         rows.append((f"trained model: load + forward passes, one core (median of {runs})", f"{seconds:.2f} s",
                      f"weights read and hash-checked, {sentences} sentences, as the chapter needs (target <= 1.5 s)"))
+        load, passes, count, token_rows = decoder_seconds(runs)
+        rows.append((f"trained decoder: read + hash + dequantize, one core (median of {runs})", f"{load:.2f} s",
+                     "SmolLM2-135M-Instruct's GGUF file, by gguf"))
+        rows.append(("  ... every forward pass of its two chapters, one core", f"{passes:.2f} s",
+                     f"{count} passes (batches), {token_rows} token rows; with the reading "
+                     f"{load + passes:.2f} s (target <= 5 s)"))
         sizes = installed_megabytes(ROOT / "requirements-model.txt")
         rows.append(("environment: what requirements-model.txt adds", f"{sum(sizes.values()):.0f} MB",
                      ", ".join(f"{name} {size:.1f} MB" for name, size in sizes.items())
@@ -376,9 +432,10 @@ def main():
                 rows.append(("heaviest chapter page, transferred (gzip)", f"{chapters[heaviest] / 1024:.0f} KiB",
                              f"{heaviest} (target <= 100 KiB); lightest {min(chapters.values()) / 1024:.0f} KiB; "
                              f"{len(chapters)} chapter pages"))
-                for path in ("/trained-model/", "/zh/trained-model/"):
+                for path in ("/trained-model/", "/zh/trained-model/", "/trained-decoder/", "/zh/trained-decoder/",
+                             "/induction-heads/", "/zh/induction-heads/"):
                     rows.append((f"chapter {path}, transferred (gzip)", f"{weights[path] / 1024:.0f} KiB",
-                                 "the trained-model chapter (target <= 100 KiB)"))
+                                 "a trained model's chapter (target <= 100 KiB)"))
                 others = {path: size for path, size in weights.items() if path not in chapters}
                 other = max(others, key=others.get)
                 rows.append(("heaviest other page, transferred (gzip)", f"{others[other] / 1024:.0f} KiB", other))

@@ -40,11 +40,12 @@ def is_symbol(word):
 def latin_only_labels(texts):
     """The texts with no Chinese character and a word that is neither an example word nor a symbol.
 
-    Tokens in angle brackets (<start>, <pad>) are data too.
+    Tokens in angle brackets (<start>, <pad>) are data too, and so is a token in curly quotes
+    (“ Paris”: a trained model's token, shown with the space it carries).
     """
     return [t for t in texts if not CJK.search(t)
             and any(w not in EXAMPLE_WORDS and not is_symbol(w)
-                    for w in re.findall(r"[A-Za-z_]+", re.sub(r"<\w+>", "", t)))]
+                    for w in re.findall(r"[A-Za-z_]+", re.sub(r"<\w+>|“[^”]*”", "", t)))]
 
 
 def svg_texts(svg):
@@ -54,7 +55,8 @@ def svg_texts(svg):
 
 
 def test_the_allow_list_lets_symbols_and_example_words_through_and_nothing_else():
-    assert latin_only_labels(["blue", "<start> La", "W_Q", "q·k / √d_k", "sin(pos)", "0.81", "查询词 blue"]) == []
+    assert latin_only_labels(["blue", "<start> La", "W_Q", "q·k / √d_k", "sin(pos)", "0.81", "查询词 blue",
+                              "“ Paris”"]) == []
     assert latin_only_labels(["query word", "blue row", "weights (softmax)"]) == [
         "query word", "blue row", "weights (softmax)"]
 

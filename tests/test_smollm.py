@@ -117,8 +117,8 @@ def test_bad_input_is_refused_clearly(bad, error, message):
 def test_a_batch_of_texts_of_different_lengths_is_refused():
     with pytest.raises(ValueError, match="same number of tokens"):
         smollm.run_batch(["The cat", "The black cat sat"])
-    with pytest.raises(ValueError, match='removed by "zero" or "mean"'):
-        smollm.run(PARIS, [(0, 0)], how="drop")
+    with pytest.raises(ValueError, match=r"replacement must have shape \(n_layers, n_heads, d_head\)"):
+        smollm.run(PARIS, [(0, 0)], replacement=np.zeros((9, 64)))
 
 
 # ---- The forward pass is the site's attention ----
@@ -177,11 +177,21 @@ def test_a_batch_gives_what_each_text_gives_alone(monkeypatch):
 def test_a_removed_head_changes_only_what_comes_after_it():
     _, inputs, weights, logits = smollm.run(REPEATED)
     _, inputs_zero, weights_zero, logits_zero = smollm.run(REPEATED, [(18, 6)])
-    _, _, _, logits_mean = smollm.run(REPEATED, [(18, 6)], how="mean")
+    instead = np.zeros((smollm.N_LAYERS, smollm.N_HEADS, smollm.D_HEAD))
+    instead[18, 6] = np.random.default_rng(0).normal(size=smollm.D_HEAD)
+    _, _, _, logits_other = smollm.run(REPEATED, [(18, 6)], replacement=instead)
     assert np.array_equal(inputs[:19], inputs_zero[:19])  # layers up to 18 see the same rows
     assert np.array_equal(weights[18], weights_zero[18])  # and the head still attends as before
     assert not np.allclose(inputs[19], inputs_zero[19])
-    assert not np.allclose(logits_zero, logits_mean)
+    assert not np.allclose(logits_zero, logits_other)  # the replacement is what the head adds
+
+
+def test_a_head_replaced_by_a_constant_tells_no_position_about_later_tokens():
+    """Replaced by a vector that does not depend on the text, a head keeps the mask's promise."""
+    instead = np.random.default_rng(1).normal(size=(smollm.N_LAYERS, smollm.N_HEADS, smollm.D_HEAD))
+    _, short, _, _ = smollm.run("The black cat", [(17, 4), (18, 6)], replacement=instead)
+    _, long, _, _ = smollm.run("The black cat drank the milk", [(17, 4), (18, 6)], replacement=instead)
+    assert np.allclose(long[:, :3], short, atol=1e-3 * np.abs(short).max())
 
 
 def test_generating_appends_the_most_likely_token_each_time():
