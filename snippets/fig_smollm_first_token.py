@@ -30,7 +30,7 @@ LABELS = {
     "zh": {"decoder": "解码器 SmolLM2：\n第一个词元得到的权重", "weight": "按权重",
            "length": "按权重 × 值向量长度",
            "encoder": "编码器 all-MiniLM-L6-v2：\n[CLS] 和 [SEP] 得到的权重",
-           "layer": "层", "share": "占一行的比例"},
+           "layer": "层", "share": "占一行的份额"},
 }
 
 
@@ -52,8 +52,8 @@ def draw(lang="en"):
     share = special_share(encoder).mean(axis=1)  # (6,)
     bottom.plot(np.arange(len(share)), share, color=HIGHLIGHT, linewidth=2.5, marker="o", markersize=4)
     bottom.set_title(text["encoder"])
+    bottom.set_ylim(0, 1)
     for ax, n in ((top, len(layers)), (bottom, len(share))):
-        ax.set_ylim(0, 1)
         ax.set_yticks([0, 0.5, 1])
         ax.set_xticks(np.arange(0, n, 5 if n > 10 else 1))
         ax.set_xlabel(text["layer"])

@@ -20,7 +20,7 @@ LABELS = {
     "en": {"x": "previous-token score", "y": "induction score", "head": "L{layer} H{head}",
            "title": "270 heads, on texts of random words"},
     "zh": {"x": "前一词元分数", "y": "归纳分数", "head": "第 {layer} 层，头 {head}",
-           "title": "270 个头，在随机词组成的文本上"},
+           "title": "随机词文本上的 270 个头"},
 }
 
 

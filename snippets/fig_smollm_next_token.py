@@ -18,8 +18,8 @@ from smollm_heads import PARIS
 LABELS = {
     "en": {"title": "after “The capital of France is”", "x": "probability of being the next token",
            "rest": "the other 49,144 tokens: {p:.2f}"},
-    "zh": {"title": "在 “The capital of France is” 之后", "x": "作为下一个词元的概率",
-           "rest": "其余 49,144 个词元：{p:.2f}"},
+    "zh": {"title": "在“The capital of France is”之后", "x": "作为下一个词元的概率",
+           "rest": "其余 49144 个词元：{p:.2f}"},
 }
 SHOWN = 8
 

@@ -19,11 +19,11 @@ from smollm_heads import held_out_texts, losses, removals
 
 # The figure's text in each language.
 LABELS = {
-    "en": {"nothing": "nothing removed", "induction": "4 induction heads", "all induction": "14 induction heads",
-           "previous": "previous-token\nheads {heads}", "random": "4 random heads", "zero": "zeroed",
+    "en": {"nothing": "nothing removed", "induction": "4 induction heads", "all induction": "{n} induction heads",
+           "previous": "previous-token\nheads {heads}", "random": "{n} random heads", "zero": "zeroed",
            "mean": "mean", "p": "p(“ milk”)", "loss": "copying loss\n(nats)", "and": ", ", "then": ",\n"},
-    "zh": {"nothing": "不去掉任何头", "induction": "4 个归纳头", "all induction": "14 个归纳头",
-           "previous": "前一词元头\n{heads}", "random": "随机 4 个头", "zero": "置零", "mean": "换成均值",
+    "zh": {"nothing": "不去掉任何头", "induction": "4 个归纳头", "all induction": "{n} 个归纳头",
+           "previous": "前一词元头\n{heads}", "random": "随机 {n} 个头", "zero": "置零", "mean": "换成均值",
            "p": "p(“ milk”)", "loss": "复制损失\n（nat）", "and": "、", "then": "，\n"},
 }
 
@@ -33,7 +33,7 @@ def draw(lang="en"):
     text = LABELS[lang]
     rows, labels = {}, []
     for name, how, heads, p, _, loss, _, _ in removals():
-        label = text[name].format(heads=text["and"].join(f"{layer}.{head}" for layer, head in heads))
+        label = text[name].format(heads=text["and"].join(f"{layer}.{head}" for layer, head in heads), n=len(heads))
         if name not in ("nothing", "random"):
             label = f"{label}{text['then']}{text[how]}"
         if label not in rows:

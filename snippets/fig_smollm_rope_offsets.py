@@ -22,7 +22,7 @@ LABELS = {
     "en": {"title": "layer {layer}, head {head}: score by offset", "mean": "mean score of the pairs",
            "shared": "shared part: mean query · mean key", "x": "offset: how many tokens back the key is",
            "y": "scaled score q · k / √64"},
-    "zh": {"title": "第 {layer} 层，头 {head}：按距离看分数", "mean": "这些词对的平均分数",
+    "zh": {"title": "第 {layer} 层，头 {head}：按距离看分数", "mean": "这些词元对的平均分数",
            "shared": "共有部分：平均查询 · 平均键", "x": "距离：键在查询之前几个词元",
            "y": "缩放后的分数 q · k / √64"},
 }

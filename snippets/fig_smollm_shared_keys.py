@@ -23,7 +23,7 @@ LABELS = {
     "en": {"title": "layer {layer}: three query heads, one key head", "row": "head {head}",
            "query": "query: the last “ the”", "key": "key token"},
     "zh": {"title": "第 {layer} 层：三个查询头，共用一个键头", "row": "头 {head}",
-           "query": "查询：最后一个 “ the”", "key": "键词元"},
+           "query": "查询：最后一个“ the”", "key": "键词元"},
 }
 
 

@@ -176,16 +176,19 @@ def induction_scores_with_keys_from(texts, layer, head, removed_for_queries=(), 
     return float(np.mean(found))
 
 
-def tokens_a_head_favours(text, layer, head, k=5):
-    """The `k` tokens whose scores rise most from what one head adds to the last row, read directly:
-    its output through W_O, the final RMSNorm's gain and the output matrix (the later layers skipped)."""
+def tokens_a_head_favours(text, layer, head, k=5, token=" milk"):
+    """What one head adds to the last row, read directly: its output through W_O, the final RMSNorm's
+    gain and the output matrix (the later layers skipped). Returns the `k` tokens whose scores it
+    raises most, and the rank of `token` among all 49,152 (1: raised most)."""
     _, inputs, _, _ = smollm.run(text)
     w = smollm.tensors()
     heads, _ = smollm.attention_heads(smollm.rms_norm(inputs[layer], w[f"blk.{layer}.attn_norm.weight"]), layer)
     columns = slice(head * smollm.D_HEAD, (head + 1) * smollm.D_HEAD)
     added = heads[head, -1] @ w[f"blk.{layer}.attn_output.weight"][:, columns].T  # (d_model,)
     scores = (added * w["output_norm.weight"]) @ w["token_embd.weight"].T  # (vocabulary,)
-    return [smollm.token_text(i) for i in np.argsort(-scores)[:k]]
+    order = np.argsort(-scores)
+    (token_id,) = smollm.tokenize(token)[1]
+    return [smollm.token_text(i) for i in order[:k]], int(np.flatnonzero(order == token_id)[0]) + 1
 
 
 def scaled_scores(text, layer, head):
@@ -304,7 +307,7 @@ def removals(draws=4):
     texts, the unrepeated random texts ("mean"). Removed: nothing; the four strongest
     induction heads; every head with an induction score above 0.3; the two strongest
     previous-token heads; the next two; and, for comparison, four heads drawn at random,
-    `draws` times.
+    `draws` times, and as many heads as the induction heads above 0.3, twice.
     """
     induction = induction_scores(repeated_texts())
     strongest, previous = top_heads(induction), previous_token_heads()
@@ -315,6 +318,9 @@ def removals(draws=4):
              ("previous", "zero", previous[2:])]
     avoid = strongest + previous
     plans += [("random", "zero", random_heads(N_HEADS_NAMED, seed, avoid)) for seed in range(draws)]
+    many = len(heads_above(induction, 0.3))
+    plans += [("random", "zero", random_heads(many, 100 + seed, avoid + heads_above(induction, 0.3)))
+              for seed in range(2)]
     held = held_out_texts()
     for how in ("zero", "mean"):  # each way's runs in three batches; the calls below find them made
         mine, instead = [heads for _, h, heads in plans if h == how], None if how == "zero" else means

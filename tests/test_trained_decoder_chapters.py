@@ -85,7 +85,9 @@ def test_the_removals_say_what_the_page_says():
             assert p >= p0 - 0.01, (name, how)  # the circuit's removals do not lower p(" milk")
             assert abs(natural - natural0) < 0.2, (name, how)  # ordinary text hardly changes
         if name == "random":
-            assert copying - copying0 < 0.3 and 0.15 < p < 0.35  # "at most about a quarter of a nat"
+            assert copying - copying0 < 0.3  # "at most about a quarter of a nat", fourteen "no more"
+            if len(heads) == 4:
+                assert 0.15 < p < 0.35  # "between 0.19 and 0.30"
     strongest_previous = tuple(sh.previous_token_heads()[:2])
     assert table[("previous", "zero", strongest_previous)][4] < table[("nothing", "zero", ())][4] / 2
     assert table[("all induction", "zero", tuple(sh.heads_above(sh.induction_scores(sh.repeated_texts()), 0.3)))][2] > 9
