@@ -29,6 +29,11 @@ DOCS = ROOT / "docs"
 sys.path[:0] = [str(SNIPPETS), str(ROOT / "hooks"), str(ROOT)]  # code blocks import attention etc.; ROOT: sitebuild/
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+# One thread for NumPy's linear algebra, in every worker and in what they start (builds, kernels,
+# scripts): the workers already keep every core busy, and OpenBLAS's threads, one per core in
+# every process, would spin while they wait.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 PAGES = sorted(p.stem for p in DOCS.glob("*.md") if not p.name.endswith(".zh.md"))  # slugs
 
 # Debian's Chromium for the browser tests; Playwright cannot download a browser here.

@@ -62,7 +62,7 @@ def standalone_runs(tmp_path_factory):
         jobs.append("|".join([str(folder), snippet.name, *runs]))
     home = tmp_path_factory.getbasetemp()
     result = subprocess.run([sys.executable, "-c", RUN_AS_SCRIPTS, *jobs], capture_output=True, text=True, cwd=home,
-                            env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "HOME": str(home)})
+                            env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "HOME": str(home), "OPENBLAS_NUM_THREADS": "1"})
     assert result.returncode == 0, result.stderr
     runs = [json.loads(line) for line in result.stdout.splitlines()]
     return {run["script"]: (run, Path(job.split("|")[0])) for run, job in zip(runs, jobs)}

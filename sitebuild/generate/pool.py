@@ -40,6 +40,16 @@ _lock = threading.Lock()  # the notebooks' threads submit too
 _serve = {"on": False, "tracked": set(), "shown": False, "waiter": None}
 
 
+def _one_blas_thread():
+    """In each worker, before NumPy is imported: one thread for its linear algebra.
+
+    The workers are one per core already; OpenBLAS would start a thread per core in each of
+    them, and threads that wait by spinning use a core while they wait.
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
 def workers():
     """How many processes draw and run: one per core, at least one."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
@@ -55,11 +65,13 @@ def submit(function, *args, lane=None):
     with _lock:
         if lane is not None:
             if lane not in _lanes:
-                _lanes[lane] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                                _lanes[lane] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                   initializer=_one_blas_thread)
             executor = _lanes[lane]
         else:
             if _pool is None:
-                _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"))
+                                _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_one_blas_thread)
             executor = _pool
         future = executor.submit(function, *args)
         if _serve["on"]:
