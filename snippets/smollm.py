@@ -58,11 +58,8 @@ def model_path():
 
 def file_sha256(path):
     """The SHA-256 of a file, as hex."""
-    digest = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def load_model(path=None):

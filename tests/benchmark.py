@@ -60,7 +60,8 @@ from conftest import CHROMIUM, CHROMIUM_ARGS, MATERIAL_BUNDLE, free_port
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache"
 LIGHTHOUSE_VERSION = "12.2.3"  # newer versions need Node 22
-LIGHTHOUSE_PAGES = ["", "zh/", "query-key-scores/", "zh/learning-relevance/", "trained-model/", "notebooks/learning-relevance/"]
+LIGHTHOUSE_PAGES = ["", "zh/", "query-key-scores/", "zh/learning-relevance/", "trained-model/", "zh/trained-model/",
+                    "trained-decoder/", "notebooks/learning-relevance/"]
 CHROMIUM_FLAGS = ["--headless=new", *CHROMIUM_ARGS]  # for Lighthouse, which starts Chromium itself
 NOT_CHAPTERS = {"index", "glossary"}
 # The floor: the site's own configuration without hooks and without mkdocs-jupyter.

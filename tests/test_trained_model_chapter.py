@@ -17,6 +17,8 @@ from minilm_heads import (BLACK, CAT, CLS, DRANK, MILK, SENTENCE, SEP, THE, THE_
                           named_heads, score_products, special_share, strongest_head)
 
 PAGES = ["trained-model.md", "trained-model.zh.md"]
+# The number check also covers the decoder's chapters (tests/test_trained_decoder_chapters.py).
+NUMBER_PAGES = PAGES + ["trained-decoder.md", "trained-decoder.zh.md", "induction-heads.md", "induction-heads.zh.md"]
 FENCE = re.compile(r"^[ ]*```.*?^[ ]*```", re.S | re.M)
 NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+|%)")  # 0.53, 92%: what a reader would compare with an output
 
@@ -44,7 +46,7 @@ def test_the_number_check_notices_a_typed_number():
     assert not_printed(prose_numbers(prose), code) == ["92%", "0.3"]
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", NUMBER_PAGES)
 def test_every_number_in_the_prose_is_printed_by_the_page_code(page):
     prose, code = prose_and_outputs(page)
     assert prose_numbers(prose), "the check found no number at all"
