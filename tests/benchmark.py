@@ -36,9 +36,7 @@ asserts nothing (tests assert behaviour, not times).
 """
 
 import argparse
-import functools
 import gzip
-import http.server
 import json
 import os
 import platform
@@ -50,12 +48,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, MATERIAL_BUNDLE, free_port
+from conftest import CHROMIUM, CHROMIUM_ARGS, MATERIAL_BUNDLE, free_port, serve_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache"
@@ -146,37 +143,9 @@ def first_serve(project):
             server.kill()
 
 
-class GzipHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files, gzipped when the client accepts it, as GitHub Pages serves them."""
-
-    COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", ".ipynb", ".txt")
-
-    def log_message(self, *args):
-        pass
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir():
-            path = path / "index.html"
-        if not (path.is_file() and path.suffix in self.COMPRESSED
-                and "gzip" in self.headers.get("Accept-Encoding", "")):
-            return super().send_head()
-        data = gzip.compress(path.read_bytes(), 6)
-        self.send_response(200)
-        self.send_header("Content-Type", self.guess_type(str(path)))
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        import io
-
-        return io.BytesIO(data)
-
-
 def serve_gzip(site):
     port = free_port()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(GzipHandler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{port}/"
+    return serve_directory(site, port), f"http://127.0.0.1:{port}/"
 
 
 def without_material_bundle(site, target):

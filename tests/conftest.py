@@ -10,7 +10,9 @@ worker makes it, and the slowest tests are handed out first, so that no worker e
 import contextlib
 import fcntl
 import functools
+import gzip
 import http.server
+import io
 import json
 import os
 import re
@@ -92,9 +94,33 @@ def free_port():
         return s.getsockname()[1]
 
 
+class GzipHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files, gzipped when the client accepts it, as GitHub Pages serves them."""
+
+    COMPRESSED = (".html", ".css", ".js", ".json", ".svg", ".xml", ".ipynb", ".txt")
+
+    def log_message(self, *args):
+        pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if not (path.is_file() and path.suffix in self.COMPRESSED
+                and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        data = gzip.compress(path.read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        return io.BytesIO(data)
+
+
 def serve_directory(directory, port):
-    """A quiet HTTP server for `directory` on 127.0.0.1:`port`, running in a thread."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+    """A quiet HTTP server for `directory` on 127.0.0.1:`port`, gzip as GitHub Pages, in a thread."""
+    handler = functools.partial(GzipHandler, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -154,11 +180,6 @@ def served_site(built_site):
     yield f"http://127.0.0.1:{port}/"
     server.shutdown()
     server.server_close()
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 # Modules that are slow to use the first time in a process (a model's weights, the training

@@ -16,6 +16,10 @@ from sitebuild.inside_page.figures import READABLE_PX
 from test_figure_text import CJK_FONT, TEXT_BOXES, latin_only_labels, layout_problems
 
 NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
+PAGE_KIB = 100  # what a page may transfer as it loads, gzipped (served_site gzips as GitHub Pages does)
+# Pages still heavier, each capped at about what it weighs now so that it can only get lighter
+# (issue 39; the trained-model chapter is to be split when issue 37 grows it).
+HEAVIER_FOR_NOW = {("trained-model", "en"): 109, ("trained-model", "zh"): 113, ("learning-relevance", "zh"): 104}
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}
 
 
@@ -212,7 +216,13 @@ def test_page_in_the_browser(page, served_site, name, language):
     # The CJK font the build measured figure text with, for the layout check below.
     page.route("**/__test-fonts/cjk.otf", lambda route: route.fulfill(
         body=CJK_FONT.read_bytes(), content_type="font/otf"))
+    network = page.context.new_cdp_session(page)
+    network.send("Network.enable")
+    transferred = []  # bytes of each response as sent (gzipped), headers included
+    network.on("Network.loadingFinished", lambda event: transferred.append(event["encodedDataLength"]))
     page.goto(url, wait_until="networkidle")
+    weight = sum(transferred) / 1024
+    assert weight <= HEAVIER_FOR_NOW.get((name, language), PAGE_KIB), f"{url} transfers {weight:.1f} KiB"
 
     assert not recorder.failures, f"failed requests on {url}: {recorder.failures}"
     assert not recorder.errors, f"console errors on {url}: {recorder.errors}"

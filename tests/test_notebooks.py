@@ -14,6 +14,7 @@ below covers them instead.
 """
 
 import base64
+import json
 import os
 import re
 import shutil
@@ -207,6 +208,21 @@ def test_notebook_follows_the_page(generated, case):
         return re.sub(r"\]\([^)]*\)|\[|\*\*|</?strong>", "", text)
     for paragraph in re.findall(r"\n\n(?!\?\?\?)([^\n#!`<|> \t-][^\n]{30,})\n", without_code):
         assert plain(paragraph)[:25] in plain(markdown), paragraph
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_notebook_page_links_the_modules_that_its_download_saves(built_site, language):
+    """The page shows each module cell as a link to the served file; the .ipynb keeps the cells."""
+    folder = built_site / ("zh/" if language == "zh" else "") / "notebooks"
+    ipynb = json.loads((folder / "trained-decoder.ipynb").read_text(encoding="utf-8"))
+    saved = [c["metadata"]["module"] for c in ipynb["cells"] if "module" in c["metadata"].get("tags", [])]
+    assert "smollm.py" in saved and "attention.py" in saved
+    page = (folder / "trained-decoder" / "index.html").read_text(encoding="utf-8")
+    assert "write_text(" not in page and "celltag_module" not in page
+    linked = re.findall(r'<a href="((?:\.\./)+)snippets/(\w+\.py)"><code>\2</code></a>', page)
+    assert [name for _, name in linked] == saved
+    for up, name in linked:  # each link leads to the served copy
+        assert (folder / "trained-decoder" / up / "snippets" / name).resolve().is_file()
 
 
 def test_module_cells_write_the_snippets_exactly(generated, tmp_path, monkeypatch):

@@ -249,8 +249,8 @@ def build_notebook(slug, language, site_url):
     intro = text["intro"].format(title=title, url=page_url(site_url, slug, language),
                                  modules=text["modules"].format(names=names) if modules else "")
     markdown(f"{items[0][1]}\n\n{intro}")
-    for path in modules:  # collapsed in JupyterLab, a short scrolling box on the site
-        code_cell(module_cell(path), jupyter={"source_hidden": True}, tags=["module"])
+    for path in modules:  # collapsed in JupyterLab, a link on the site (notebook_modules.linked)
+        code_cell(module_cell(path), jupyter={"source_hidden": True}, tags=["module"], module=path.name)
     for item in items[1:]:
         if item[0] == "markdown":
             markdown(item[1])

@@ -5,9 +5,23 @@ attention.py, running_example.py, plotting.py, ...; its notebook starts with one
 cell per module that writes the module's file next to the notebook, in plain
 Python (no magics), so that the downloaded .ipynb runs with nothing but NumPy
 and matplotlib.
+
+On the notebook's page those cells are one line of links instead: each module is
+served with the site at /snippets/<name>.py (served_snippets.py), so the page does
+not print again files a reader can open with one click (about 35 KiB gzipped on the
+decoder's notebook); the downloaded .ipynb keeps the cells whole.
 """
 
+import json
+
 from .figures import SNIPPETS, imported_names, local_imports
+from .served_snippets import FOLDER as SERVED
+
+LINKS = {
+    "en": "The notebook's first cells save the modules this chapter imports next to it: {links}.",
+    "zh": "笔记本最前面的几个代码单元会把本章导入的模块保存在它旁边：{links}。",
+}
+SEPARATOR = {"en": ", ", "zh": "、"}
 
 
 def needed_modules(sources):
@@ -29,3 +43,20 @@ def module_cell(path):
     return (f"# snippets/{path.name}, saved next to this notebook so that `import {path.stem}` works\n"
             f"from pathlib import Path\n\n"
             f"Path({path.name!r}).write_text({literal}, encoding=\"utf-8\");")
+
+
+def linked(ipynb, language, depth):
+    """The .ipynb text as its page shows it: the module cells become one markdown cell of links.
+
+    `depth` is how many folders the page sits below the site's root (notebooks/<slug>/: 2).
+    """
+    notebook = json.loads(ipynb)
+    modules = [cell for cell in notebook["cells"] if "module" in cell["metadata"].get("tags", [])]
+    if not modules:
+        return ipynb
+    names = [cell["metadata"]["module"] for cell in modules]
+    links = SEPARATOR[language].join(f"[`{name}`]({'../' * depth}{SERVED}/{name})" for name in names)
+    first = notebook["cells"].index(modules[0])
+    notebook["cells"][first:first + len(modules)] = [
+        {"cell_type": "markdown", "id": "modules", "metadata": {}, "source": LINKS[language].format(links=links)}]
+    return json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"

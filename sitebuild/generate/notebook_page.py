@@ -68,7 +68,6 @@ NOTEBOOK_CSS = """
 .jupyter-wrapper .CodeMirror { position: relative; }
 .jupyter-wrapper .highlight-ipynb pre { margin: 0; padding: .77em 1.18em; overflow-x: auto; white-space: pre;
   background: var(--md-code-bg-color); border-radius: .1rem; }
-.jupyter-wrapper .celltag_module .highlight-ipynb pre { max-height: 12em; overflow-y: auto; }
 .jupyter-wrapper .zeroclipboard-container { position: absolute; top: .3em; right: .3em; z-index: 1; }
 .jupyter-wrapper clipboard-copy { display: inline-block; padding: .2em; cursor: pointer;
   color: var(--md-default-fg-color--light); }

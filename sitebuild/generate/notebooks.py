@@ -32,10 +32,11 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
-from ..languages import DEFAULT
-from . import figures, notebook_cache, notebook_outputs
+from ..languages import DEFAULT, folder
+from . import figures, notebook_cache, notebook_modules, notebook_outputs
 from . import pool as build_pool
 from .notebook_cells import build_notebook, chapters, figure_captions
+from .notebook_page import FOLDER as PAGE_FOLDER
 
 # What the converter is given: its plugin's defaults, without require.js.
 CONVERTER_OPTIONS = {"theme": "", "kernel_name": "", "allow_errors": True, "show_input": True, "no_input": False,
@@ -71,6 +72,8 @@ def run(slug, notebook):
 def produce(name, language, notebook, figures, outputs, options):
     """The .ipynb text and the HTML of one notebook, from the cache or from a worker process.
 
+    The HTML shows the module cells as links (notebook_modules.linked); the .ipynb keeps them.
+
     Runs in a thread of this process: it waits for the notebook's figures and the outputs of
     its code (Futures; `outputs` is None for a notebook left unexecuted), then takes its HTML
     from the cache or has a worker render it (notebook_cache.render_html).
@@ -78,10 +81,12 @@ def produce(name, language, notebook, figures, outputs, options):
     svgs = {snippet: future.result() for snippet, future in figures.items()}
     outputs = [] if outputs is None else notebook_outputs.show_figures(notebook, outputs.result(), svgs, language)
     ipynb = notebook_cache.ipynb_text(notebook, outputs)
-    key = notebook_cache.html_key(ipynb, options)
+    depth = f"{folder(language)}{PAGE_FOLDER}/{name}/".count("/")  # the page's folders below the site's root
+    shown = notebook_modules.linked(ipynb, language, depth)  # the module cells as links
+    key = notebook_cache.html_key(shown, options)
     html = notebook_cache.load("html", name, key)
     if html is None:
-        html = build_pool.submit(notebook_cache.render_html, ipynb, name, options).result()
+        html = build_pool.submit(notebook_cache.render_html, shown, name, options).result()
         notebook_cache.save("html", name, key, html)
     return ipynb, html
 
