@@ -29,7 +29,7 @@ LABELS = {
            "target_source": "target → source"},
     "zh": {"embedding": "嵌入 + 位置编码", "encoder": "编码器 × N",
            "self": "自注意力", "feed": "前馈网络", "decoder": "解码器 × N",
-           "masked": "带掩码的自注意力", "cross": "编码器-解码器注意力",
+           "masked": "掩蔽自注意力", "cross": "编码器-解码器注意力",
            "linear": "线性层 + softmax", "next": "（逐个预测下一个词）", "attention": "注意力",
            "source_source": "源句 → 源句", "target_target": "目标句 → 目标句",
            "target_source": "目标句 → 源句"},

@@ -27,7 +27,7 @@ LABELS = {
     "zh": {"x": "x：blue 进入注意力时的那一行",
            "added": "Z·W_O：注意力加上的东西（主要是 ball 的值）",
            "summed": "x + Z·W_O：残差连接把两者相加",
-           "normed": "LayerNorm(x + Z·W_O)：下一个子层读到的行",
+           "normed": "层规范化后的 x + Z·W_O：下一个子层读到的行",
            "dimensions": ["事物", "颜色", "冠词", "动词"] + POSITION},
 }
 

@@ -20,8 +20,8 @@ from plotting import heatmap, use_language, weighted_sums
 LABELS = {
     "en": {"layer": "layer {}", "title": "the row of milk, mean of 12 heads",
            "query": "milk, in layer", "key": "key token", "head": "L{layer} H{head}"},
-    "zh": {"layer": "第 {} 层", "title": "milk 的一行：12 个头的平均",
-           "query": "milk 所在的层", "key": "键词元", "head": "第 {layer} 层头 {head}"},
+    "zh": {"layer": "第 {} 层", "title": "milk 那一行：12 个头的平均",
+           "query": "milk 那一行（按层）", "key": "键词元", "head": "第 {layer} 层，头 {head}"},
 }
 
 

@@ -7,7 +7,8 @@ for that concept; a variant written 宽度（用维度） names the word to writ
 when that is not the entry's heading. Every Chinese page, every caption and every
 Chinese figure label is checked against those lists (an entry may name its own
 variants, as aliases readers meet elsewhere). A few words are fine in one compound
-and wrong alone (批量 but not 批); BARE_WORDS checks those.
+and wrong alone (批量 but not 批); BARE_WORDS checks those. Wording decided once for the whole
+site that no entry holds (等人 in a citation, 第 N 层的头 M) is in WORDING.
 """
 
 import ast
@@ -84,6 +85,28 @@ def test_the_terms_of_the_d2l_pass_are_enforced():
     assert variants_used("层规范化；强制教学；一个小批量；填充词元；键词；嵌入的维度", GLOSSARY_ENTRIES) == []
 
 
+def test_the_terms_of_the_december_2026_review_are_enforced():
+    """The native editor's review of December 2026: the names unified in that round, each planted once."""
+    assert {"masked-self-attention", "start-token", "position-embedding", "masked-language-model"} <= {
+        entry_id for entry_id, *_ in GLOSSARY_ENTRIES}
+    planted = ("西班牙文的词；带掩码的自注意力；乘一个可学习的增益；可学习的系数；可学习的位置编码；"
+               "不去关注填充的位置；两个因数")
+    assert sorted(variants_used(planted, GLOSSARY_ENTRIES)) == sorted([
+        ("西班牙文", "西班牙语"), ("带掩码的自注意力", "掩蔽自注意力"), ("增益", "拉伸参数"),
+        ("可学习的系数", "拉伸参数"), ("可学习的位置编码", "可学习的位置嵌入"), ("填充的位置", "填充词元"),
+        ("因数", "乘数")])
+    assert variants_used("西班牙语的词；掩蔽自注意力；拉伸参数（scale）和偏移参数（shift）；线性层的偏置；"
+                         "可学习的位置嵌入；正弦位置编码；填充词元；两个乘数；起始词元；掩蔽语言模型",
+                         GLOSSARY_ENTRIES) == []
+    for relapse in ["（Vaswani 等，2017）", "Britz 等（2017）", "Raffel 等 2020", "只做一份注意力",
+                    "让好几份注意力并排进行", "同向的压过反向的", "每层都有一个带掩码（mask）的自注意力", "反向的乘积", "第 0 层头 4",
+                    "第 {layer} 层头 {head}", "下面是第 2 层、头 0 里的一行"]:
+        assert wording_problems(relapse), relapse
+    assert wording_problems("（Vaswani 等人，2017）；Clark 等人（2019）；《动手学深度学习》等中文资料；BERT、GPT 等模型；"
+                            "只算一组注意力；一整份注意力权重；同号的压过异号的；和键大致同向；反向传播；"
+                            "第 0 层的头 4；第 {layer} 层，头 {head}；6 层，每层 12 个头") == []
+
+
 def test_the_variant_check_finds_a_planted_variant():
     assert variants_used("把目标句子里后面的词遮挡起来。", GLOSSARY_ENTRIES) == [
         ("目标句子", "源句"), ("遮挡", "掩码")]
@@ -128,6 +151,7 @@ def test_figures_use_one_term_per_concept():
     text = zh_figure_text() + "\n".join(zh_figure_text(p.read_text(encoding="utf-8")) for p in ZH_PAGES)
     assert variants_used(text, GLOSSARY_ENTRIES) == []
     assert bare_words(text) == []
+    assert wording_problems(text) == []
 
 
 # A word that is right in one compound and wrong alone (the glossary entry says which).
@@ -159,6 +183,29 @@ def test_the_variant_check_reads_the_word_to_write_instead():
 @pytest.mark.parametrize("path", ZH_PAGES, ids=lambda p: p.name)
 def test_no_bare_words(path):
     assert bare_words(prose(path.read_text(encoding="utf-8"))) == []
+
+
+# Wording decided once for the whole site, which no glossary entry holds (a name of its own, or a form).
+WORDING = {
+    "a citation's et al. is 等人, never a bare 等 (Vaswani 等人，2017)": r"[A-Za-z] ?等(?!人) ?[，,（(]? ?(?:19|20)\d\d",
+    "one attention computation is 一组 (一组注意力, 几组注意力), not 一份": r"份注意力(?!权重)",
+    "the sign of products is 同号/异号, not 同向/反向 (those are for directions)": r"[同反]向的(?=乘积|项|压过)",
+    "masked self-attention is 掩蔽自注意力, also when a gloss splits 带掩码（mask）的自注意力 (the glossary's variant)":
+        r"带掩码（[^）\n]*）的自注意力",
+    "layer and head: 第 N 层的头 M in prose, 第 N 层，头 M in a figure; never run together":
+        r"第 ?[0-9{][^层\n]{0,12}层头 ?[0-9{]",
+    "layer and head: 第 N 层的头 M in prose, 第 N 层，头 M in a figure; not 第 N 层、头 M":
+        r"第 ?[0-9{][^层\n]{0,12}层、头 ?[0-9{]",
+}
+
+
+def wording_problems(text):
+    return [(rule, m.group(0)) for rule, pattern in WORDING.items() for m in re.finditer(pattern, text)]
+
+
+@pytest.mark.parametrize("path", ZH_PAGES, ids=lambda p: p.name)
+def test_site_wide_wording(path):
+    assert wording_problems(prose(path.read_text(encoding="utf-8"))) == []
 
 
 # --- The English term at first use -------------------------------------------------------------
