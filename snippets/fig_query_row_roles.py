@@ -20,7 +20,7 @@ LABELS = {
     "en": {"query": "query: the word attention is computed for",
            "keys": "keys and values: the words it attends to (weight below)",
            "rows": "query word", "columns": "key / value word"},
-    "zh": {"query": "查询词：这一行属于它，由它去关注别的词",
+    "zh": {"query": "查询词：注意力是为它计算的",
            "keys": "键词（也提供值）：它关注的词（下方是权重）",
            "rows": "查询词", "columns": "键词（也提供值）"},
 }

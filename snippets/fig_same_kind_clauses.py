@@ -23,7 +23,7 @@ OBJECTS = {5: 3, 9: 7}  # position of each object: position of its own verb
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
     "en": {False: "bag of words (no position)", True: "with a relative position bias"},
-    "zh": {False: "词袋（没有位置）", True: "加上相对位置偏置"},
+    "zh": {False: "词袋（没有位置信息）", True: "加上相对位置偏置"},
 }
 
 
