@@ -3,9 +3,9 @@
 The reference implementation used on every page of this site. It depends on
 NumPy only: copy this file into your project and import it.
 
-    output, weights = scaled_dot_product_attention(q, k, v, mask=None, bias=None)
+    output, weights = scaled_dot_product_attention(q, k, v, mask=None, score_bias=None)
     output, weights = multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None)
-    output, weights = multi_head_attention(..., biases=(b_q, b_k, b_v, b_o))  # as in BERT
+    output, weights = multi_head_attention(..., biases=(b_q, b_k, b_v, b_o))  # projection biases, as in BERT
     mask = look_ahead_mask(n)   # a decoder's: each word sees itself and the words before it
 
 Shapes follow the usual convention: queries on rows, keys on columns.
@@ -14,7 +14,7 @@ Shapes follow the usual convention: queries on rows, keys on columns.
     k        (..., n_k, d_k)   one row per key word
     v        (..., n_k, d_v)   one row per value word (the same words as k)
     mask     broadcastable to (..., n_q, n_k), True = "may attend"
-    bias     broadcastable to (..., n_q, n_k), added to the scaled scores (e.g. T5's position bias)
+    score_bias  broadcastable to (..., n_q, n_k), added to the scaled scores (e.g. T5's position bias)
     weights  (..., n_q, n_k)   each row sums to 1
     output   (..., n_q, d_v)   one row per query word
 
@@ -26,6 +26,11 @@ puts the heads' outputs side by side again and multiplies them by w_o.
 What a Transformer layer does with that output (post-norm, as in the original):
 
     x = add_and_norm(x, sublayer_out)   # layer_norm(x + sublayer_out): added, then normalised
+
+Two kinds of bias, two names: `score_bias` is added to the scores (one number
+per query-key pair); `biases` are the vectors a linear layer adds to its
+output (x @ w + b), which BERT's projections have. layer_norm's learned
+parameters are `scale` and `shift`.
 """
 
 import numpy as np
@@ -66,8 +71,8 @@ def softmax(x, axis=-1):
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
-def scaled_dot_product_attention(q, k, v, mask=None, bias=None):
-    """Attention of every query row over the key rows: softmax(q kᵀ / √d_k (+ bias)) v.
+def scaled_dot_product_attention(q, k, v, mask=None, score_bias=None):
+    """Attention of every query row over the key rows: softmax(q kᵀ / √d_k (+ score_bias)) v.
 
     Parameters
     ----------
@@ -82,7 +87,7 @@ def scaled_dot_product_attention(q, k, v, mask=None, bias=None):
         key j"; False gives that pair a weight of exactly 0. A query whose
         keys are all masked attends to nothing: its row of `weights` and its
         row of `output` are zeros (never NaN).
-    bias : array_like, optional
+    score_bias : array_like, optional
         Broadcastable to (..., n_q, n_k); added to the scaled scores before
         softmax, for example a learned number per distance from query to key
         (a relative position bias, as in T5). None adds nothing.
@@ -100,7 +105,7 @@ def scaled_dot_product_attention(q, k, v, mask=None, bias=None):
     ------
     ValueError
         If the shapes do not fit together, the mask is not boolean or does
-        not broadcast, the bias does not broadcast, or an input holds NaN or
+        not broadcast, the score bias does not broadcast, or an input holds NaN or
         infinity.
 
     Examples
@@ -118,8 +123,8 @@ def scaled_dot_product_attention(q, k, v, mask=None, bias=None):
     _check_shapes(q, k, v)
     d_k = q.shape[-1]
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(d_k)  # (..., n_q, n_k)
-    if bias is not None:
-        scores = scores + _as_bias(bias, scores.shape)  # (..., n_q, n_k)
+    if score_bias is not None:
+        scores = scores + _as_score_bias(score_bias, scores.shape)  # (..., n_q, n_k)
     if mask is None:
         weights = softmax(scores, axis=-1)  # (..., n_q, n_k)
     else:
@@ -183,7 +188,7 @@ def merge_heads(x):
     return np.reshape(x, (*x.shape[:-2], -1))  # (..., n, n_heads·d_head)
 
 
-def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None, biases=None):
+def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None, biases=None, score_bias=None):
     """Several heads of scaled dot-product attention side by side, then one projection W_O.
 
     Each head attends with its own slice of the projections: head h uses
@@ -206,6 +211,13 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None, bias
         (..., n_heads, n_q, n_k); True means "may attend". A mask of shape
         (n_q, n_k) applies to every head; with a batch, give the heads' axis
         as 1: (batch, 1, n_q, n_k).
+    biases : sequence of four array_like of shape (d_model,), optional
+        (b_q, b_k, b_v, b_o), the vectors the projections add: ``x @ w_q + b_q``
+        and so on (BERT's projections have them). None adds nothing.
+    score_bias : array_like, optional
+        As in `scaled_dot_product_attention`, broadcastable to
+        (..., n_heads, n_q, n_k): one number per head and pair, added to the
+        scaled scores (T5's relative position bias has shape (n_heads, n_q, n_k)).
 
     Returns
     -------
@@ -250,17 +262,22 @@ def multi_head_attention(x_q, x_kv, w_q, w_k, w_v, w_o, n_heads, mask=None, bias
     q = split_heads(x_q @ w_q + b_q, n_heads)  # (..., n_heads, n_q, d_head)
     k = split_heads(x_kv @ w_k + b_k, n_heads)  # (..., n_heads, n_k, d_head)
     v = split_heads(x_kv @ w_v + b_v, n_heads)  # (..., n_heads, n_k, d_head)
-    heads, weights = scaled_dot_product_attention(q, k, v, mask)  # (..., n_heads, n_q, d_head)
+    heads, weights = scaled_dot_product_attention(q, k, v, mask, score_bias)  # (..., n_heads, n_q, d_head)
     return merge_heads(heads) @ w_o + b_o, weights  # (..., n_q, d_model), (..., n_heads, n_q, n_k)
 
 
-def layer_norm(x, eps=1e-5):
-    """Each row shifted to mean 0 and scaled to variance 1, across its own columns.
+def layer_norm(x, scale=None, shift=None, eps=1e-5):
+    """Each row shifted to mean 0 and scaled to variance 1 across its own columns, then each column scaled and shifted.
 
     Parameters
     ----------
     x : array_like, shape (..., n, d_model)
         One row per word.
+    scale, shift : array_like, shape (d_model,), optional
+        The learned parameters of a trained layer normalisation: column c of
+        the normalised rows is multiplied by ``scale[c]`` and ``shift[c]`` is
+        added (``torch.nn.LayerNorm``'s weight and bias). None leaves them
+        out, as this site's toy does: scale 1, shift 0.
     eps : float, optional
         Added to the variance before the square root, so a row whose entries
         are all equal gives zeros, not a division by zero. 1e-5 is PyTorch's
@@ -269,21 +286,21 @@ def layer_norm(x, eps=1e-5):
     Returns
     -------
     ndarray, shape (..., n, d_model)
-        ``(x - mean) / sqrt(variance + eps)``, the mean and variance taken
-        over the last axis of each row.
+        ``(x - mean) / sqrt(variance + eps) * scale + shift``, the mean and
+        variance taken over the last axis of each row.
 
     Raises
     ------
     ValueError
         If `x` has fewer than 2 dimensions, no columns, or holds NaN or
-        infinity, or if `eps` is not positive.
+        infinity, if `scale` or `shift` is not one number per column, or if
+        `eps` is not positive.
 
     Notes
     -----
-    A trained layer normalisation then multiplies each column by a learned
-    gain and adds a learned bias (``torch.nn.LayerNorm(d_model)`` starts them
-    at 1 and 0). This function leaves them out: it is layer normalisation
-    with gain 1 and bias 0.
+    Without `scale` and `shift` the order of a row's entries is kept (one
+    number is subtracted from all, all are divided by one positive number);
+    a learned scale and shift, one per column, can change it.
 
     Examples
     --------
@@ -295,9 +312,18 @@ def layer_norm(x, eps=1e-5):
         raise ValueError(f"x must have at least one column, got shape {x.shape}")
     if not eps > 0:
         raise ValueError(f"eps must be positive, got {eps!r}")
+    for name, parameter in (("scale", scale), ("shift", shift)):
+        if parameter is not None and np.shape(parameter) != x.shape[-1:]:
+            raise ValueError(f"{name} must hold one number per column, shape {x.shape[-1:]}, "
+                             f"got {np.shape(parameter)}")
     mean = x.mean(axis=-1, keepdims=True)  # (..., n, 1)
     variance = x.var(axis=-1, keepdims=True)  # (..., n, 1)
-    return (x - mean) / np.sqrt(variance + eps)  # (..., n, d_model)
+    normalised = (x - mean) / np.sqrt(variance + eps)  # (..., n, d_model)
+    if scale is not None:
+        normalised = normalised * scale  # (..., n, d_model)
+    if shift is not None:
+        normalised = normalised + shift  # (..., n, d_model)
+    return normalised
 
 
 def add_and_norm(x, sublayer_out, eps=1e-5):
@@ -321,7 +347,7 @@ def add_and_norm(x, sublayer_out, eps=1e-5):
     Returns
     -------
     ndarray, shape (..., n, d_model)
-        ``layer_norm(x + sublayer_out, eps)``.
+        ``layer_norm(x + sublayer_out, eps=eps)``.
 
     Raises
     ------
@@ -341,7 +367,7 @@ def add_and_norm(x, sublayer_out, eps=1e-5):
             f"x and sublayer_out must have the same shape (one output row per input row), "
             f"got x {x.shape} and sublayer_out {sublayer_out.shape}"
         )
-    return layer_norm(x + sublayer_out, eps)  # (..., n, d_model)
+    return layer_norm(x + sublayer_out, eps=eps)  # (..., n, d_model)
 
 
 def _masked_softmax(scores, mask):
@@ -408,15 +434,15 @@ def _as_mask(mask, scores_shape):
         ) from None
 
 
-def _as_bias(bias, scores_shape):
+def _as_score_bias(bias, scores_shape):
     bias = np.asarray(bias, dtype=float)
     if not np.all(np.isfinite(bias)):
-        raise ValueError("bias contains NaN or infinity (use mask to forbid a pair)")
+        raise ValueError("score_bias contains NaN or infinity (use mask to forbid a pair)")
     try:
         return np.broadcast_to(bias, scores_shape)
     except ValueError:
         raise ValueError(
-            f"bias of shape {bias.shape} does not broadcast to the score shape "
+            f"score_bias of shape {bias.shape} does not broadcast to the score shape "
             f"(..., n_q, n_k) = {scores_shape}"
         ) from None
 

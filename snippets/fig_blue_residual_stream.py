@@ -3,8 +3,8 @@
 Four rows of the six columns of X, top to bottom: blue's row x as it enters
 attention; Z·W_O, blue's attention output brought to the width of x by W_O
 (mostly the Value of "ball", written into "thing"); their sum x + Z·W_O, the
-residual connection; and that sum after layer normalisation (no learned gain
-or bias), the row the next sub-layer reads. "blue" keeps its colour and
+residual connection; and that sum after layer normalisation (no learned scale
+or shift), the row the next sub-layer reads. "blue" keeps its colour and
 gains "a thing".
 """
 

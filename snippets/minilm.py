@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from attention import multi_head_attention, split_heads
+from attention import layer_norm, multi_head_attention, split_heads
 
 N_LAYERS, N_HEADS, D_MODEL = 6, 12, 384
 D_HEAD = D_MODEL // N_HEADS  # 32
@@ -111,13 +111,6 @@ def _check_is_string(sentence):
         raise TypeError(f"sentence must be a string, got {type(sentence).__name__}")
 
 
-def layer_norm(x, gain, bias):
-    """Each row scaled to mean 0 and variance 1, then times `gain` plus `bias`."""
-    mean = x.mean(axis=-1, keepdims=True)
-    variance = x.var(axis=-1, keepdims=True)
-    return (x - mean) / np.sqrt(variance + LAYER_NORM_EPS) * gain + bias
-
-
 def gelu(x):
     """The GELU activation, x·Φ(x), with the exact normal CDF Φ (as BERT computes it)."""
     return 0.5 * x * (1 + _erf(x / math.sqrt(2)))
@@ -132,7 +125,7 @@ def embed(ids):
     x = (w["embeddings.word_embeddings.weight"][ids]  # (n, d_model)
          + w["embeddings.position_embeddings.weight"][: len(ids)]
          + w["embeddings.token_type_embeddings.weight"][0])
-    return layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"])
+    return layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps=LAYER_NORM_EPS)
 
 
 def attention_parameters(layer):
@@ -158,10 +151,11 @@ def encoder_layer(x, layer):
     matrices, biases = attention_parameters(layer)
     z, attention = multi_head_attention(x, x, *matrices, N_HEADS, biases=biases)  # (n, d_model)
     x = layer_norm(x + z, w[name + "attention.output.LayerNorm.weight"],
-                   w[name + "attention.output.LayerNorm.bias"])
+                   w[name + "attention.output.LayerNorm.bias"], eps=LAYER_NORM_EPS)  # post-norm
     hidden = gelu(x @ w[name + "intermediate.dense.weight"].T + w[name + "intermediate.dense.bias"])  # (n, 1536)
     ffn = hidden @ w[name + "output.dense.weight"].T + w[name + "output.dense.bias"]  # (n, d_model)
-    x = layer_norm(x + ffn, w[name + "output.LayerNorm.weight"], w[name + "output.LayerNorm.bias"])
+    x = layer_norm(x + ffn, w[name + "output.LayerNorm.weight"], w[name + "output.LayerNorm.bias"],
+                   eps=LAYER_NORM_EPS)
     return x, attention
 
 

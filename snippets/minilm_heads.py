@@ -31,14 +31,22 @@ PATTERNS = {
 
 
 def pattern_strength(weights, pairs):
-    """The mean weight that each head puts on a pattern's keys: (..., n, n) -> (...)."""
+    """The mean weight that each head puts on a pattern's keys: (..., n, n) -> (...).
+
+    The weight as the head spends it, [CLS] and [SEP] included: with them set
+    aside (set_aside_special) each strength is higher, and the same four heads
+    win (tests/test_trained_model_chapter.py checks both).
+    """
     queries, keys = np.array(pairs).T
     return weights[..., queries, keys].mean(axis=-1)
 
 
-def named_heads(sentence=SENTENCE):
-    """For each pattern, the head that does it most: {pattern: (layer, head, strength)}."""
-    _, weights = minilm.attention_weights(sentence)  # (layers, heads, n, n)
+def named_heads():
+    """For each pattern, the head that does it most on SENTENCE: {pattern: (layer, head, strength)}.
+
+    The patterns are token positions in SENTENCE, so no other sentence is taken.
+    """
+    _, weights = minilm.attention_weights(SENTENCE)  # (layers, heads, n, n)
     found = {}
     for name, pairs in PATTERNS.items():
         strength = pattern_strength(weights, pairs)  # (layers, heads)

@@ -185,7 +185,7 @@ def forward(params, tokens, query, scale=SCALE):
     mask = (tokens != TOKEN[PAD])[:, None, :]  # (m, 1, n): padding is never attended to
     # With position, one learned number for the distance from query to key is added to each score.
     bias = params["b_pos"][distance_index(query, n)][:, None, :] if "b_pos" in params else None  # (m, 1, n)
-    z, a = scaled_dot_product_attention(q[:, None, :], k, v, mask=mask, bias=bias)  # (m, 1, d_v), (m, 1, n)
+    z, a = scaled_dot_product_attention(q[:, None, :], k, v, mask=mask, score_bias=bias)  # (m, 1, d_v), (m, 1, n)
     p = softmax(scale * z[:, 0])  # (m, n_amounts)
     return {"x": x, "q": q, "k": k, "v": v, "a": a[:, 0], "z": z[:, 0], "p": p}
 

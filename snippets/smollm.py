@@ -161,12 +161,12 @@ def _check_is_string(text):
         raise TypeError(f"text must be a string, got {type(text).__name__}")
 
 
-def rms_norm(x, gain, eps=RMS_NORM_EPS):
-    """Each row divided by its root mean square, then times `gain`: (..., d_model) -> same.
+def rms_norm(x, scale, eps=RMS_NORM_EPS):
+    """Each row divided by its root mean square, then each column times `scale`: (..., d_model) -> same.
 
-    Unlike layer normalisation, nothing is subtracted and no bias is added.
+    Unlike layer normalisation (attention.layer_norm), nothing is subtracted and no shift is added.
     """
-    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * gain
+    return x / np.sqrt(np.mean(x * x, axis=-1, keepdims=True) + eps) * scale
 
 
 def repeat_kv(x, group=GROUP):

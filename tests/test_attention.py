@@ -121,12 +121,12 @@ def test_query_with_every_key_masked_gets_zero_weights_and_zero_output():
     np.testing.assert_allclose(weights[[0, 2]].sum(axis=-1), 1.0)
 
 
-def test_bias_is_added_to_the_scaled_scores_before_masking_and_softmax():
+def test_score_bias_is_added_to_the_scaled_scores_before_masking_and_softmax():
     q, k, v = RNG.normal(size=(2, 3, 4)), RNG.normal(size=(2, 5, 4)), RNG.normal(size=(2, 5, 6))
     bias = RNG.normal(size=(3, 5))  # broadcast over the batch
     mask = RNG.random((2, 3, 5)) < 0.8
     mask[..., 0] = True
-    output, weights = scaled_dot_product_attention(q, k, v, mask=mask, bias=bias)
+    output, weights = scaled_dot_product_attention(q, k, v, mask=mask, score_bias=bias)
     scores = np.where(mask, q @ np.swapaxes(k, -1, -2) / 2.0 + bias, -np.inf)  # sqrt(d_k) = 2
     expected = np.exp(scores - scores.max(axis=-1, keepdims=True))
     expected /= expected.sum(axis=-1, keepdims=True)
@@ -137,14 +137,29 @@ def test_bias_is_added_to_the_scaled_scores_before_masking_and_softmax():
 
 
 @pytest.mark.parametrize("bias, message", [
-    (np.ones((3, 4)), "bias of shape"),
-    (np.full((3, 5), np.nan), "bias contains NaN"),
-    (np.full((3, 5), -np.inf), "bias contains NaN or infinity"),
+    (np.ones((3, 4)), "score_bias of shape"),
+    (np.full((3, 5), np.nan), "score_bias contains NaN"),
+    (np.full((3, 5), -np.inf), "score_bias contains NaN or infinity"),
 ])
-def test_a_bias_that_does_not_fit_is_refused(bias, message):
+def test_a_score_bias_that_does_not_fit_is_refused(bias, message):
     q, k, v = RNG.normal(size=(3, 2)), RNG.normal(size=(5, 2)), RNG.normal(size=(5, 2))
     with pytest.raises(ValueError, match=message):
-        scaled_dot_product_attention(q, k, v, bias=bias)
+        scaled_dot_product_attention(q, k, v, score_bias=bias)
+
+
+def test_multi_head_attention_adds_a_score_bias_per_head():
+    """A T5-style bias, one (n_q, n_k) table per head, reaches each head's scores."""
+    x = RNG.normal(size=(4, 6))
+    w_q, w_k, w_v, w_o = RNG.normal(size=(4, 6, 6))
+    bias = RNG.normal(size=(2, 4, 4))  # (n_heads, n_q, n_k)
+    output, weights = multi_head_attention(x, x, w_q, w_k, w_v, w_o, n_heads=2, score_bias=bias)
+    for h in range(2):
+        columns = slice(3 * h, 3 * h + 3)
+        _, expected = scaled_dot_product_attention((x @ w_q)[:, columns], (x @ w_k)[:, columns],
+                                                   (x @ w_v)[:, columns], score_bias=bias[h])
+        np.testing.assert_allclose(weights[h], expected)
+    _, unbiased = multi_head_attention(x, x, w_q, w_k, w_v, w_o, n_heads=2)
+    assert not np.allclose(weights, unbiased)
 
 
 @pytest.mark.parametrize("q_shape, k_shape, v_shape, message", [
@@ -345,13 +360,20 @@ def test_layer_norm_gives_each_row_mean_zero_and_variance_one():
     np.testing.assert_allclose(layer_norm(x[1]), y[1])  # row by row: a batch changes nothing
 
 
-def test_layer_norm_matches_the_written_out_formula_and_bert_s_with_gain_one_and_bias_zero():
-    import minilm
+def test_layer_norm_matches_the_written_out_formula_with_and_without_scale_and_shift():
     x = RNG.normal(size=(5, 6))
-    by_hand = [(row - row.mean()) / np.sqrt(((row - row.mean()) ** 2).mean() + 1e-5) for row in x]
+    scale, shift = RNG.normal(size=6), RNG.normal(size=6)
+    by_hand = np.array([(row - row.mean()) / np.sqrt(((row - row.mean()) ** 2).mean() + 1e-5) for row in x])
     np.testing.assert_allclose(layer_norm(x), by_hand, rtol=1e-12)
-    np.testing.assert_allclose(layer_norm(x, eps=minilm.LAYER_NORM_EPS),
-                               minilm.layer_norm(x, np.ones(6), np.zeros(6)), rtol=1e-12)
+    np.testing.assert_allclose(layer_norm(x, scale, shift), by_hand * scale + shift, rtol=1e-12)
+    np.testing.assert_allclose(layer_norm(x, np.ones(6), np.zeros(6)), layer_norm(x), rtol=1e-12)
+
+
+def test_a_learned_shift_or_scale_can_change_the_order_that_plain_layer_norm_keeps():
+    x = np.array([[3.0, 1.0, 0.0]])  # normalised: about 1.34, -0.27, -1.07
+    assert np.argmax(layer_norm(x)) == 0
+    assert np.argmax(layer_norm(x, shift=np.array([0.0, 0.0, 3.0]))) == 2
+    assert np.argmax(layer_norm(x, scale=np.array([0.1, -4.0, 1.0]))) == 1
 
 
 def test_layer_norm_ignores_a_shift_and_a_positive_scale_of_a_row_but_keeps_its_order():
@@ -375,6 +397,8 @@ def test_add_and_norm_adds_before_it_normalises():
     (lambda: layer_norm(np.ones((3, 0))), "at least one column"),
     (lambda: layer_norm(np.full((3, 6), np.nan)), "x contains NaN"),
     (lambda: layer_norm(np.ones((3, 6)), eps=0), "eps must be positive"),
+    (lambda: layer_norm(np.ones((3, 6)), scale=np.ones(5)), "scale must hold one number per column"),
+    (lambda: layer_norm(np.ones((3, 6)), shift=np.ones((3, 6))), "shift must hold one number per column"),
     (lambda: add_and_norm(np.ones((3, 6)), np.ones((3, 4))), "same shape"),
     (lambda: add_and_norm(np.ones((3, 6)), np.ones((1, 6))), "same shape"),  # no broadcasting
     (lambda: add_and_norm(np.ones((3, 6)), np.full((3, 6), np.inf)), "sublayer_out contains NaN"),

@@ -13,7 +13,7 @@ import pytest
 from conftest import DOCS
 from dependency_heads import best_head
 from minilm import attention_weights
-from minilm_heads import (BLACK, CAT, CLS, DRANK, MILK, SENTENCE, SEP, THE, THE_2, WORDS,
+from minilm_heads import (BLACK, CAT, CLS, DRANK, MILK, PATTERNS, SENTENCE, SEP, THE, THE_2, WORDS,
                           named_heads, score_products, special_share, strongest_head)
 
 PAGES = ["trained-model.md", "trained-model.zh.md"]
@@ -64,6 +64,21 @@ def test_the_named_heads_do_what_the_page_says(weights):
     assert following[BLACK].argmax() == CAT and following[BLACK, CAT] > 0.5  # "black" gives "cat" most of its row
     assert [noun[i, 1:-1].argmax() + 1 for i in (THE, THE_2, BLACK)] == [CAT, MILK, CAT]  # skips "black"
     assert obj[DRANK, MILK] > 0.9  # "almost all of its row"
+
+
+def test_the_same_heads_win_with_the_special_tokens_set_aside(weights):
+    """pattern_strength counts [CLS] and [SEP] as the head spends them; set aside, nothing changes the winners."""
+    aside = weights[..., 1:-1] / weights[..., 1:-1].sum(axis=-1, keepdims=True)  # keys: the words only
+    for name, (layer, head, strength) in named_heads().items():
+        queries, keys = np.array(PATTERNS[name]).T
+        share = aside[..., queries, keys - 1].mean(axis=-1)  # (layers, heads)
+        assert np.unravel_index(share.argmax(), share.shape) == (layer, head), name
+        assert share[layer, head] >= strength
+
+
+def test_named_heads_takes_no_other_sentence():
+    with pytest.raises(TypeError):
+        named_heads("She opened the door")
 
 
 def test_milk_averaged_over_heads_goes_mostly_to_cls_in_layers_1_to_4(weights):
