@@ -5,7 +5,8 @@ The head is the one whose row of "milk" puts the most weight on "drank"
 scaled scores q_milk·k / √32, one per key token, the cell of "drank"
 outlined. Bottom: the 32 products q_milk[m]·k_drank[m] whose sum is that
 score before the division, largest first; the line is their running sum,
-which ends at the score. A few products of the same sign carry most of it.
+which ends at the score. No few products carry it: the largest gives about a
+quarter, and it takes ten to reach the score.
 """
 
 import sys
@@ -19,10 +20,10 @@ from plotting import HIGHLIGHT, SCALES, dot_products, heatmap, ink, use_language
 
 # The figure's text in each language (the tokens are data).
 LABELS = {
-    "en": {"title": "layer {layer}, head {head}: scores of milk", "key": "key token",
+    "en": {"title": "layer {layer}, head {head}: scores in the row of milk", "key": "key token",
            "products": "q_milk[m] × k_drank[m], largest first", "running": "running sum",
            "component": "component m (of 32)", "score": "sum = q_milk · k_drank = {total:.2f}"},
-    "zh": {"title": "第 {layer} 层，头 {head}：milk 的分数", "key": "键词元",
+    "zh": {"title": "第 {layer} 层，头 {head}：milk 那一行的分数", "key": "键词元",
            "products": "q_milk[m] × k_drank[m]，从大到小", "running": "累加和",
            "component": "分量 m（共 32 个）", "score": "总和 = q_milk · k_drank = {total:.2f}"},
 }

@@ -144,12 +144,29 @@ def queries_and_keys(x, layer):
     return split_heads(x @ w_q + b_q, N_HEADS), split_heads(x @ w_k + b_k, N_HEADS)
 
 
-def encoder_layer(x, layer):
-    """One encoder layer on the rows `x` (n, d_model): returns the new rows and its weights (n_heads, n, n)."""
+def head_outputs(x, attention, layer):
+    """What each head of `layer` computed before W_O, from rows `x` and its weights: (n_heads, n, d_head)."""
+    (_, _, w_v, _), (_, _, b_v, _) = attention_parameters(layer)
+    return attention @ split_heads(x @ w_v + b_v, N_HEADS)  # (n_heads, n, n) @ (n_heads, n, d_head)
+
+
+def encoder_layer(x, layer, removed=(), replacement=None):
+    """One encoder layer on the rows `x` (n, d_model): returns the new rows and its weights (n_heads, n, n).
+
+    `removed` lists heads of this layer whose outputs (before W_O) are replaced
+    at every position by zeros, or by their rows of `replacement` (n_heads, d_head).
+    """
     w = weights()
     name = f"encoder.layer.{layer}."
     matrices, biases = attention_parameters(layer)
     z, attention = multi_head_attention(x, x, *matrices, N_HEADS, biases=biases)  # (n, d_model)
+    if removed:  # take out what each removed head added through W_O, put in its replacement
+        heads = head_outputs(x, attention, layer)  # (n_heads, n, d_head)
+        w_o = matrices[3]  # (d_model, d_model): rows h·d_head ... belong to head h
+        for head in removed:
+            instead = 0.0 if replacement is None else replacement[head]  # (d_head,)
+            rows = slice(head * D_HEAD, (head + 1) * D_HEAD)
+            z = z + (instead - heads[head]) @ w_o[rows]  # (n, d_model)
     x = layer_norm(x + z, w[name + "attention.output.LayerNorm.weight"],
                    w[name + "attention.output.LayerNorm.bias"], eps=LAYER_NORM_EPS)  # post-norm
     hidden = gelu(x @ w[name + "intermediate.dense.weight"].T + w[name + "intermediate.dense.bias"])  # (n, 1536)
@@ -159,8 +176,13 @@ def encoder_layer(x, layer):
     return x, attention
 
 
-def run(sentence):
+def run(sentence, removed=(), replacement=None):
     """The whole encoder on one sentence (computed once per sentence, then remembered).
+
+    `removed` lists (layer, head) pairs whose outputs, before W_O, are replaced at
+    every position by zeros, or by their vectors in `replacement`, an array
+    (n_layers, n_heads, d_head) such as `mean_head_outputs` gives: a head
+    removed, the rest of the model run as before.
 
     Returns
     -------
@@ -174,17 +196,33 @@ def run(sentence):
         The last layer's rows.
     """
     _check_is_string(sentence)  # before the cache, which needs a hashable key
-    return _run(sentence)
+    removed = tuple(sorted((int(layer), int(head)) for layer, head in removed))
+    for layer, head in removed:
+        if not (0 <= layer < N_LAYERS and 0 <= head < N_HEADS):
+            raise ValueError(f"no head ({layer}, {head}): layers 0-{N_LAYERS - 1}, heads 0-{N_HEADS - 1}")
+    if not removed:
+        return _run(sentence, (), None)  # remembered: the intact model, which every removal starts from
+    if replacement is not None:
+        replacement = np.asarray(replacement, dtype=float)
+        if replacement.shape != (N_LAYERS, N_HEADS, D_HEAD):
+            raise ValueError(f"replacement must be (n_layers, n_heads, d_head) = {(N_LAYERS, N_HEADS, D_HEAD)}, "
+                             f"got {replacement.shape}")
+    return _run.__wrapped__(sentence, removed, replacement)  # not remembered: each removal is seen once or twice
 
 
 @functools.lru_cache(maxsize=64)
-def _run(sentence):
+def _run(sentence, removed, replacement):
     tokens, ids = tokenize(sentence)
-    x = embed(ids)  # (n, d_model)
-    inputs, layers = [], []
-    for layer in range(N_LAYERS):
+    first = min((layer for layer, _ in removed), default=0)  # the layers before it run as without removal
+    if first:
+        _, intact_inputs, intact_layers, _ = _run(sentence, (), None)
+        inputs, layers, x = list(intact_inputs[:first]), list(intact_layers[:first]), intact_inputs[first]
+    else:
+        inputs, layers, x = [], [], embed(ids)  # (n, d_model)
+    for layer in range(first, N_LAYERS):
         inputs.append(x)
-        x, attention = encoder_layer(x, layer)
+        here = [head for l, head in removed if l == layer]
+        x, attention = encoder_layer(x, layer, here, None if replacement is None else replacement[layer])
         layers.append(attention)
     arrays = np.stack(inputs), np.stack(layers), x
     for array in arrays:
@@ -207,12 +245,28 @@ def attention_weights(sentence):
     return list(tokens), layers.copy()
 
 
-def sentence_embedding(sentence):
+def sentence_embedding(sentence, removed=(), replacement=None):
     """The sentence's embedding as sentence-transformers makes it: the mean of the last
     layer's rows (every token, [CLS] and [SEP] included), scaled to length 1. Shape (384,).
 
     sentence-transformers cuts a sentence at 256 tokens; this function does not (up to 512).
+    `removed` and `replacement` remove heads, as in `run`.
     """
-    _, _, _, output = run(sentence)
+    _, _, _, output = run(sentence, removed, replacement)
     mean = output.mean(axis=0)
     return mean / np.linalg.norm(mean)
+
+
+def mean_head_outputs(sentences):
+    """Each head's output before W_O, averaged over every position of `sentences`: (n_layers, n_heads, d_head).
+
+    Put in a removed head's place (`run(..., replacement=...)`), it adds what the
+    head adds on average, and nothing about the sentence at hand.
+    """
+    total, count = np.zeros((N_LAYERS, N_HEADS, D_HEAD)), 0
+    for sentence in sentences:
+        _, inputs, layers, _ = run(sentence)
+        for layer in range(N_LAYERS):
+            total[layer] += head_outputs(inputs[layer], layers[layer], layer).sum(axis=1)  # (n_heads, d_head)
+        count += inputs.shape[1]
+    return total / count

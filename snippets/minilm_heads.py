@@ -85,3 +85,143 @@ def score_products(layer, head, query, key, sentence=SENTENCE):
     """The d_head products q[m]·k[m] whose sum is the score of (query, key) in one head (before ÷√d_head)."""
     q, k = query_and_key(layer, head, query, key, sentence)
     return q * k  # (d_head,)
+
+
+# --- Why this key: the part of a score that every key of the row shares, and the part that chooses ---
+
+def keys_and_query(layer, head, query, sentence=SENTENCE):
+    """The query row of token `query` and every key row in one head: (d_head,), (n, d_head)."""
+    _, inputs, _, _ = minilm.run(sentence)
+    q, k = minilm.queries_and_keys(inputs[layer], layer)  # (heads, n, d_head) each
+    return q[head, query], k[head]
+
+
+def shared_and_own(layer, head, query, sentence=SENTENCE):
+    """One row's scores (before ÷√d_head) as q·k̄, which every key gets, plus q·(k_j − k̄), each key's own.
+
+    Softmax ignores what every score of a row shares, so only the own parts choose.
+    Returns (shared, own): a float and an (n,) array; shared + own[j] = q·k_j.
+    """
+    q, keys = keys_and_query(layer, head, query, sentence)
+    mean_key = keys.mean(axis=0)  # (d_head,): k̄, the row's mean key
+    return float(q @ mean_key), (keys - mean_key) @ q  # (n,)
+
+
+# --- What a head carries: what each key adds to a row is its weight times its value, after W_O ---
+
+def value_lengths(layer, head, sentence=SENTENCE):
+    """‖v_j W_O‖ for every key token j of one head: how long what it would add is, (n,)."""
+    _, inputs, _, _ = minilm.run(sentence)
+    (_, _, w_v, w_o), (_, _, b_v, _) = minilm.attention_parameters(layer)
+    columns = slice(head * minilm.D_HEAD, (head + 1) * minilm.D_HEAD)
+    values = inputs[layer] @ w_v[:, columns] + b_v[columns]  # (n, d_head)
+    return np.linalg.norm(values @ w_o[columns], axis=-1)  # (n,)
+
+
+def shares_of_what_is_added(weights, lengths):
+    """Each key's share of what a head adds to a row, ‖α_j v_j W_O‖ / Σ_j: (..., n) from (..., n) and (n,).
+
+    Kobayashi et al. (2020) weigh attention this way: a key with a short value adds
+    little, whatever its weight.
+    """
+    added = np.asarray(weights) * lengths  # (..., n): ‖α_j v_j W_O‖, since α_j ≥ 0
+    return added / added.sum(axis=-1, keepdims=True)
+
+
+def special_share_of_what_is_added(sentence=SENTENCE):
+    """Like `special_share`, but by what [CLS] and [SEP] add, ‖α_j v_j W_O‖: (layers, heads)."""
+    _, weights = minilm.attention_weights(sentence)  # (layers, heads, n, n)
+    shares = np.empty(weights.shape[:2])
+    for layer in range(weights.shape[0]):
+        for head in range(weights.shape[1]):
+            added = shares_of_what_is_added(weights[layer, head, 1:-1], value_lengths(layer, head, sentence))
+            shares[layer, head] = (added[:, 0] + added[:, -1]).mean()  # the words' rows
+    return shares
+
+
+# --- What and where: layer 0's scores split by where the rows came from ---
+
+def layer0_parts(sentence=SENTENCE):
+    """Layer 0's input rows split exactly into a token part, a position part and the rest: three (n, d_model).
+
+    A row is LayerNorm(token + position + segment): centred, divided by its own
+    standard deviation, times the scale, plus the shift. Centring and dividing
+    act on each summand alike, so the row is T + P + R with T the token
+    embedding's share, P the position embedding's, and R the segment's and the shift.
+    """
+    w = minilm.weights()
+    _, ids = minilm.tokenize(sentence)
+    parts = [w["embeddings.word_embeddings.weight"][ids],  # (n, d_model)
+             w["embeddings.position_embeddings.weight"][: len(ids)],
+             np.broadcast_to(w["embeddings.token_type_embeddings.weight"][0], (len(ids), minilm.D_MODEL))]
+    whole = sum(parts)
+    deviation = np.sqrt(whole.var(axis=-1, keepdims=True) + minilm.LAYER_NORM_EPS)  # (n, 1)
+    scale, shift = w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"]
+    token, position, segment = ((p - p.mean(axis=-1, keepdims=True)) / deviation * scale for p in parts)
+    return token, position, segment + shift
+
+
+def layer0_score_parts(head, query, sentence=SENTENCE):
+    """One row of layer 0's scores (before ÷√d_head) split by the parts of query and key rows.
+
+    Returns {"token·token": (n,), "token·position": ..., "position·token": ...,
+    "position·position": ..., "the rest": ...}: the first word of each name is
+    the query's part, the second the key's; "the rest" holds every product with
+    a segment, shift or bias part. The five add up to the row of scores.
+    """
+    token, position, rest = layer0_parts(sentence)
+    (w_q, w_k, _, _), (b_q, b_k, _, _) = minilm.attention_parameters(0)
+    columns = slice(head * minilm.D_HEAD, (head + 1) * minilm.D_HEAD)
+    queries = {"token": token[query] @ w_q[:, columns], "position": position[query] @ w_q[:, columns],
+               "rest": rest[query] @ w_q[:, columns] + b_q[columns]}  # each (d_head,)
+    keys = {"token": token @ w_k[:, columns], "position": position @ w_k[:, columns],
+            "rest": rest @ w_k[:, columns] + b_k[columns]}  # each (n, d_head)
+    parts = {f"{a}·{b}": keys[b] @ queries[a] for a in ("token", "position") for b in ("token", "position")}
+    parts["the rest"] = sum(keys[b] @ queries[a] for a in queries for b in keys if "rest" in (a, b))
+    return parts
+
+
+# --- Whether it matters: the sentence embeddings with heads removed ---
+
+# The heads these chapters name, and the one in which "milk" gives "drank" the most.
+CHAPTER_HEADS = {"previous token": (0, 2), "next token": (1, 8), "determiner → noun": (2, 8),
+                 "drank → milk": (0, 4), "object → verb": (2, 0)}
+# The sentence-transformers documentation's three sentences (trained-model.md#the-model).
+DOCUMENTED = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."]
+
+def embedding_drift(sentences, removed, replacement=None):
+    """1 − cos(embedding with `removed` heads, intact embedding) for each sentence: (len(sentences),).
+
+    0 means the head made no difference to what the model outputs for that sentence.
+    """
+    intact = [minilm.sentence_embedding(s) for s in sentences]  # before the removed runs fill the cache
+    return np.array([1 - minilm.sentence_embedding(s, removed, replacement) @ e for s, e in zip(sentences, intact)])
+
+
+def similarity_change(removed, replacement=None, sentences=DOCUMENTED):
+    """The largest change, with `removed` heads, in the cosine of any two of `sentences`."""
+    intact = np.array([minilm.sentence_embedding(s) for s in sentences])  # (m, 384)
+    changed = np.array([minilm.sentence_embedding(s, removed, replacement) for s in sentences])
+    upper = np.triu_indices(len(sentences), 1)
+    return float(np.abs((changed @ changed.T - intact @ intact.T)[upper]).max())
+
+
+def removals(sentences, draws=5, seed=0):
+    """What removing heads does to the embeddings: {label: (zero, mean)}, each (turn, similarity change).
+
+    turn is the mean `embedding_drift` over `sentences`; the similarity change is
+    `similarity_change` on the documented sentences. The heads: each of
+    CHAPTER_HEADS, all five, and `draws` draws of one and of five heads at random.
+    Zero puts zeros in a removed head's place; mean, its mean output over `sentences`.
+    """
+    mean = minilm.mean_head_outputs(sentences)  # (layers, heads, d_head)
+    rng = np.random.default_rng(seed)
+    sets = {name: [head] for name, head in CHAPTER_HEADS.items()}
+    sets["all five"] = list(CHAPTER_HEADS.values())
+    for size in (1, 5):
+        for draw in range(draws):
+            chosen = rng.choice(minilm.N_LAYERS * minilm.N_HEADS, size, replace=False)
+            sets[f"{size} at random, draw {draw + 1}"] = [divmod(int(i), minilm.N_HEADS) for i in chosen]
+    return {label: tuple((float(embedding_drift(sentences, heads, replacement).mean()),
+                          similarity_change(heads, replacement)) for replacement in (None, mean))
+            for label, heads in sets.items()}

@@ -156,7 +156,7 @@ def test_a_long_dot_product_names_its_four_largest_products_and_sums_the_rest(pa
     """The trained model's score q_milk · k_drank has 32 products: the cell names 4 and sums 28."""
     from minilm_heads import DRANK, MILK, score_products, strongest_head
 
-    page.goto(page_url(served_site, "trained-model", "en"))
+    page.goto(page_url(served_site, "trained-heads", "en"))
     lines = page.evaluate("""async col => {
       const h = (await Promise.all(Array.from(document.querySelectorAll('svg[data-figure]'))
           .map(svg => window.cellExplanations.load(svg))))

@@ -106,3 +106,44 @@ def test_bad_input_is_refused_with_a_plain_message(sentence, error, message):
 def test_the_longest_sentence_the_model_takes_runs():
     tokens, weights = minilm.attention_weights("word " * 510)
     assert len(tokens) == 512 and weights.shape == (6, 12, 512, 512)
+
+
+def test_removing_a_head_is_zeroing_its_rows_of_w_o(monkeypatch):
+    """run(removed=...) takes out exactly what the head added: the same as a W_O without its rows."""
+    sentence, (layer, head) = "The black cat drank the milk", (2, 0)
+    removed = minilm.run(sentence, removed=[(layer, head)])
+    original = minilm.attention_parameters
+
+    def without_the_head(l):
+        matrices, biases = original(l)
+        if l == layer:
+            w_o = matrices[3].copy()
+            w_o[head * minilm.D_HEAD:(head + 1) * minilm.D_HEAD] = 0.0
+            matrices = (*matrices[:3], w_o)
+        return matrices, biases
+
+    monkeypatch.setattr(minilm, "attention_parameters", without_the_head)
+    by_hand = minilm._run.__wrapped__(sentence, (), None)
+    np.testing.assert_allclose(removed[3], by_hand[3], atol=1e-9)  # the last layer's rows
+    intact = minilm.run(sentence)
+    np.testing.assert_array_equal(removed[1][: layer + 1], intact[1][: layer + 1])  # nothing before it moves
+    assert not np.allclose(removed[3], intact[3])
+
+
+def test_a_head_replaced_by_its_mean_adds_its_mean_through_w_o():
+    sentence, (layer, head) = "The black cat drank the milk", (0, 2)
+    mean = minilm.mean_head_outputs(["She opened the door", "A dog chased the ball"])  # (6, 12, 32)
+    assert mean.shape == (minilm.N_LAYERS, minilm.N_HEADS, minilm.D_HEAD)
+    zeroed = minilm.run(sentence, removed=[(layer, head)])
+    replaced = minilm.run(sentence, removed=[(layer, head)], replacement=mean)
+    assert not np.allclose(zeroed[3], replaced[3])
+    np.testing.assert_array_equal(zeroed[2][layer], replaced[2][layer])  # its layer's weights are its own
+
+
+@pytest.mark.parametrize("removed, replacement, message", [
+    ([(6, 0)], None, "no head"), ([(0, 12)], None, "no head"),
+    ([(0, 1)], np.zeros((6, 12, 31)), "replacement must be"),
+])
+def test_a_head_that_does_not_exist_is_refused(removed, replacement, message):
+    with pytest.raises(ValueError, match=message):
+        minilm.run("The cat sat.", removed=removed, replacement=replacement)

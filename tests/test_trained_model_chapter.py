@@ -16,7 +16,7 @@ from minilm import attention_weights
 from minilm_heads import (BLACK, CAT, CLS, DRANK, MILK, PATTERNS, SENTENCE, SEP, THE, THE_2, WORDS,
                           named_heads, score_products, special_share, strongest_head)
 
-PAGES = ["trained-model.md", "trained-model.zh.md"]
+PAGES = ["trained-model.md", "trained-model.zh.md", "trained-heads.md", "trained-heads.zh.md"]
 # The number check also covers the decoder's chapters (tests/test_trained_decoder_chapters.py).
 NUMBER_PAGES = PAGES + ["trained-decoder.md", "trained-decoder.zh.md", "induction-heads.md", "induction-heads.zh.md"]
 FENCE = re.compile(r"^[ ]*```.*?^[ ]*```", re.S | re.M)
@@ -109,3 +109,63 @@ def test_the_object_head_over_many_sentences_is_where_milk_gives_drank_most_not_
     (layer, head), _ = best_head("dobj")
     assert (layer, head) == strongest_head(MILK, DRANK)  # "the head in which milk gave drank the most"
     assert (layer, head) != named_heads()["verb → object"][:2]  # "is not the one that wins here"
+
+
+# --- Taking a trained head apart (docs/trained-heads.md) ---
+
+def test_the_layer0_parts_add_up_to_the_real_scores_in_every_head():
+    import minilm
+    from minilm_heads import layer0_score_parts
+    _, inputs, _, _ = minilm.run(SENTENCE)
+    q, k = minilm.queries_and_keys(inputs[0], 0)  # (12, n, 32) each
+    for head in range(minilm.N_HEADS):
+        for query in range(len(q[head])):
+            np.testing.assert_allclose(sum(layer0_score_parts(head, query).values()), k[head] @ q[head, query],
+                                       rtol=1e-9, atol=1e-9)
+
+
+def test_position_leads_the_previous_token_head_and_tokens_the_collocation_head():
+    from minilm_heads import layer0_score_parts
+    for head, query, leading in ((2, MILK, "position·position"), (4, DRANK, "token·token")):
+        parts = layer0_score_parts(head, query)
+        winner = int(sum(parts.values()).argmax())
+        lead = {name: part[winner] - part.mean() for name, part in parts.items()}
+        assert max(lead, key=lead.get) == leading
+        assert lead[leading] > sum(lead.values())  # "almost wholly", the other parts together take from it
+
+
+def test_the_shared_part_chooses_nothing_and_cls_wins_by_a_near_tie():
+    from attention import softmax
+    from minilm_heads import keys_and_query, shared_and_own
+    shared, own = shared_and_own(2, 0, MILK)
+    q, keys = keys_and_query(2, 0, MILK)
+    np.testing.assert_allclose(shared + own, keys @ q)
+    _, all_weights = attention_weights(SENTENCE)
+    np.testing.assert_allclose(softmax(own / np.sqrt(32)), all_weights[2, 0, MILK])
+    assert shared > 0.5 * (keys @ q)[DRANK]  # "more than half of the score of drank"
+    words = [i for i in WORDS if i != DRANK]
+    assert own[CLS] > own[DRANK] > own[words].max()
+    assert abs(q @ (keys[DRANK] - keys[CLS])) < 0.05 * (q @ keys[DRANK])  # a near tie
+
+
+def test_the_special_tokens_add_far_less_than_their_weight(weights):
+    from minilm_heads import shares_of_what_is_added, special_share_of_what_is_added, value_lengths
+    by_weight, by_length = special_share(weights).mean(axis=1), special_share_of_what_is_added().mean(axis=1)
+    assert np.all(by_length < 0.6 * by_weight)
+    lengths = value_lengths(2, 0)
+    assert lengths[CLS] < lengths[1:-1].min() / 10  # "about a twentieth as long as the words'"
+    added = shares_of_what_is_added(weights[2, 0, MILK], lengths)
+    np.testing.assert_allclose(added.sum(), 1.0)
+    assert added[DRANK] > 0.5 > weights[2, 0, MILK, DRANK]
+
+
+def test_the_named_heads_matter_less_than_heads_at_random():
+    from dependency_heads import SENTENCES
+    from minilm_heads import CHAPTER_HEADS, removals
+    found = removals([SENTENCE] + [s["text"] for s in SENTENCES[:15]])
+    named = [found[name] for name in CHAPTER_HEADS]
+    assert max(turn for (turn, _), _ in named) < 0.005  # "a few thousandths"
+    assert max(max(zero[1], mean[1]) for zero, mean in named) < 0.015  # "about a hundredth at most"
+    fives = [found[f"5 at random, draw {d}"] for d in range(1, 6)]
+    for removal in (0, 1):  # zeros, then means
+        assert sum(five[removal][0] > found["all five"][removal][0] for five in fives) >= 3  # "most draws"
