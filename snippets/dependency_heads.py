@@ -63,6 +63,11 @@ CLARK_2019 = {
 }
 
 OFFSETS = range(-4, 5)  # the baseline's candidate offsets (0 left out)
+
+
+def _without_zero(offsets):
+    """The candidate offsets in the order given, 0 left out: a word is not its own head."""
+    return [k for k in offsets if k != 0]
 SPLIT_SEEDS = range(20)  # the seeded splits `held_out_spread` uses by default
 
 
@@ -232,7 +237,7 @@ def offset_hits(relation, sentences=SENTENCES, offsets=OFFSETS):
     -------
     ndarray of int, shape (sentences, offsets): offsets in the order given, 0 left out.
     """
-    offsets = [k for k in offsets if k != 0]
+    offsets = _without_zero(offsets)
     return np.array([[sum(dep + k == head for dep, head in s[relation]) for k in offsets]
                      for s in sentences], dtype=int).reshape(len(sentences), len(offsets))
 
@@ -256,7 +261,7 @@ def offset_accuracies(relation, sentences=SENTENCES, offsets=OFFSETS, reverse=Fa
     pairs(relation, sentences)  # refuses an unknown relation
     counts = offset_hits(relation, sentences, offsets).sum(axis=0)  # (offsets,)
     total = sum(len(s[relation]) for s in sentences)
-    return {k: count / total for k, count in zip([k for k in offsets if k != 0], counts.tolist())}
+    return {k: count / total for k, count in zip(_without_zero(offsets), counts.tolist())}
 
 
 def best_offset(relation, sentences=SENTENCES, offsets=OFFSETS, reverse=False):
@@ -435,7 +440,7 @@ def held_out(relation, reverse=False, seed=0, sentences=SENTENCES, halves=None, 
     head_hits, counts = sentence_hits(relation, sentences, reverse)  # (sentences, layers, heads), (sentences,)
     shift_hits = offset_hits(relation, sentences, offsets)  # (sentences, offsets)
     return _held_out(relation, reverse, seed, head_hits, counts, shift_hits,
-                     [k for k in offsets if k != 0], halves)
+                     _without_zero(offsets), halves)
 
 
 def _summary(values):
@@ -459,7 +464,7 @@ def held_out_spread(relation, reverse=False, seeds=SPLIT_SEEDS, sentences=SENTEN
     """
     head_hits, counts = sentence_hits(relation, sentences, reverse)  # computed once for every split
     shift_hits = offset_hits(relation, sentences, offsets)
-    offsets = [k for k in offsets if k != 0]
+    offsets = _without_zero(offsets)
     runs = [_held_out(relation, reverse, seed, head_hits, counts, shift_hits, offsets, None) for seed in seeds]
     folds = [fold for run in runs for fold in run["folds"]]
     chosen = {}

@@ -119,12 +119,18 @@ def gelu(x):
 _erf = np.vectorize(math.erf, otypes=[float])
 
 
+def embedding_parts(ids):
+    """What the first rows are the sum of: token, position and segment embeddings, three (n, d_model)."""
+    w = weights()
+    return (w["embeddings.word_embeddings.weight"][ids],
+            w["embeddings.position_embeddings.weight"][: len(ids)],
+            np.broadcast_to(w["embeddings.token_type_embeddings.weight"][0], (len(ids), D_MODEL)))
+
+
 def embed(ids):
     """The first rows of the residual stream: token + position + segment embeddings, normalised."""
     w = weights()
-    x = (w["embeddings.word_embeddings.weight"][ids]  # (n, d_model)
-         + w["embeddings.position_embeddings.weight"][: len(ids)]
-         + w["embeddings.token_type_embeddings.weight"][0])
+    x = sum(embedding_parts(ids))  # (n, d_model)
     return layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps=LAYER_NORM_EPS)
 
 
@@ -144,10 +150,20 @@ def queries_and_keys(x, layer):
     return split_heads(x @ w_q + b_q, N_HEADS), split_heads(x @ w_k + b_k, N_HEADS)
 
 
+def head_columns(head):
+    """Head `head`'s slice of a projection's columns (of W_Q, W_K, W_V), or of W_O's rows."""
+    return slice(head * D_HEAD, (head + 1) * D_HEAD)
+
+
+def values(x, layer):
+    """Every head's value rows in `layer` for residual-stream rows `x`: (n_heads, n, d_head)."""
+    (_, _, w_v, _), (_, _, b_v, _) = attention_parameters(layer)
+    return split_heads(x @ w_v + b_v, N_HEADS)
+
+
 def head_outputs(x, attention, layer):
     """What each head of `layer` computed before W_O, from rows `x` and its weights: (n_heads, n, d_head)."""
-    (_, _, w_v, _), (_, _, b_v, _) = attention_parameters(layer)
-    return attention @ split_heads(x @ w_v + b_v, N_HEADS)  # (n_heads, n, n) @ (n_heads, n, d_head)
+    return attention @ values(x, layer)  # (n_heads, n, n) @ (n_heads, n, d_head)
 
 
 def encoder_layer(x, layer, removed=(), replacement=None):
@@ -165,8 +181,7 @@ def encoder_layer(x, layer, removed=(), replacement=None):
         w_o = matrices[3]  # (d_model, d_model): rows h·d_head ... belong to head h
         for head in removed:
             instead = 0.0 if replacement is None else replacement[head]  # (d_head,)
-            rows = slice(head * D_HEAD, (head + 1) * D_HEAD)
-            z = z + (instead - heads[head]) @ w_o[rows]  # (n, d_model)
+            z = z + (instead - heads[head]) @ w_o[head_columns(head)]  # (n, d_model)
     x = layer_norm(x + z, w[name + "attention.output.LayerNorm.weight"],
                    w[name + "attention.output.LayerNorm.bias"], eps=LAYER_NORM_EPS)  # post-norm
     hidden = gelu(x @ w[name + "intermediate.dense.weight"].T + w[name + "intermediate.dense.bias"])  # (n, 1536)

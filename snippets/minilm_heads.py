@@ -74,11 +74,17 @@ def strongest_head(query, key, sentence=SENTENCE):
     return int(layer), int(head)
 
 
-def query_and_key(layer, head, query, key, sentence=SENTENCE):
-    """The query row of token `query` and the key row of token `key` in one head: (d_head,) each."""
+def keys_and_query(layer, head, query, sentence=SENTENCE):
+    """The query row of token `query` and every key row in one head: (d_head,), (n, d_head)."""
     _, inputs, _, _ = minilm.run(sentence)
     q, k = minilm.queries_and_keys(inputs[layer], layer)  # (heads, n, d_head) each
-    return q[head, query], k[head, key]
+    return q[head, query], k[head]
+
+
+def query_and_key(layer, head, query, key, sentence=SENTENCE):
+    """The query row of token `query` and the key row of token `key` in one head: (d_head,) each."""
+    q, keys = keys_and_query(layer, head, query, sentence)
+    return q, keys[key]
 
 
 def score_products(layer, head, query, key, sentence=SENTENCE):
@@ -88,13 +94,6 @@ def score_products(layer, head, query, key, sentence=SENTENCE):
 
 
 # --- Why this key: the part of a score that every key of the row shares, and the part that chooses ---
-
-def keys_and_query(layer, head, query, sentence=SENTENCE):
-    """The query row of token `query` and every key row in one head: (d_head,), (n, d_head)."""
-    _, inputs, _, _ = minilm.run(sentence)
-    q, k = minilm.queries_and_keys(inputs[layer], layer)  # (heads, n, d_head) each
-    return q[head, query], k[head]
-
 
 def shared_and_own(layer, head, query, sentence=SENTENCE):
     """One row's scores (before ÷√d_head) as q·k̄, which every key gets, plus q·(k_j − k̄), each key's own.
@@ -112,10 +111,9 @@ def shared_and_own(layer, head, query, sentence=SENTENCE):
 def value_lengths(layer, head, sentence=SENTENCE):
     """‖v_j W_O‖ for every key token j of one head: how long what it would add is, (n,)."""
     _, inputs, _, _ = minilm.run(sentence)
-    (_, _, w_v, w_o), (_, _, b_v, _) = minilm.attention_parameters(layer)
-    columns = slice(head * minilm.D_HEAD, (head + 1) * minilm.D_HEAD)
-    values = inputs[layer] @ w_v[:, columns] + b_v[columns]  # (n, d_head)
-    return np.linalg.norm(values @ w_o[columns], axis=-1)  # (n,)
+    (_, _, _, w_o), _ = minilm.attention_parameters(layer)
+    values = minilm.values(inputs[layer], layer)[head]  # (n, d_head)
+    return np.linalg.norm(values @ w_o[minilm.head_columns(head)], axis=-1)  # (n,)
 
 
 def shares_of_what_is_added(weights, lengths):
@@ -151,9 +149,7 @@ def layer0_parts(sentence=SENTENCE):
     """
     w = minilm.weights()
     _, ids = minilm.tokenize(sentence)
-    parts = [w["embeddings.word_embeddings.weight"][ids],  # (n, d_model)
-             w["embeddings.position_embeddings.weight"][: len(ids)],
-             np.broadcast_to(w["embeddings.token_type_embeddings.weight"][0], (len(ids), minilm.D_MODEL))]
+    parts = minilm.embedding_parts(ids)  # token, position, segment: (n, d_model) each
     whole = sum(parts)
     deviation = np.sqrt(whole.var(axis=-1, keepdims=True) + minilm.LAYER_NORM_EPS)  # (n, 1)
     scale, shift = w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"]
@@ -171,7 +167,7 @@ def layer0_score_parts(head, query, sentence=SENTENCE):
     """
     token, position, rest = layer0_parts(sentence)
     (w_q, w_k, _, _), (b_q, b_k, _, _) = minilm.attention_parameters(0)
-    columns = slice(head * minilm.D_HEAD, (head + 1) * minilm.D_HEAD)
+    columns = minilm.head_columns(head)
     queries = {"token": token[query] @ w_q[:, columns], "position": position[query] @ w_q[:, columns],
                "rest": rest[query] @ w_q[:, columns] + b_q[columns]}  # each (d_head,)
     keys = {"token": token @ w_k[:, columns], "position": position @ w_k[:, columns],
