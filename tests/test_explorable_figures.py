@@ -1,8 +1,8 @@
 """Explorable figures: every heatmap cell explains itself, two explorables, tables of numbers.
 
 The build writes each figure's heatmaps (numbers, operands, place) into its SVG
-(snippets/plotting.py -> sitebuild/generate/figures.py); docs/javascripts/cell-explanations.js
-and explorables.js read them in the browser. These tests check the data in the built
+(snippets/plotting.py -> sitebuild/generate/figures.py); docs/javascripts/cell-grids.js,
+cell-explanations.js and explorables.js read them in the browser. These tests check the data in the built
 pages, the JavaScript's maths against snippets/attention.py (1e-9, in Chromium), and
 mouse, touch and keyboard in both languages and both schemes.
 """
@@ -89,14 +89,17 @@ def test_every_heatmap_has_its_numbers_as_a_table(built_site, language):
 
 # ---- The JavaScript's maths against NumPy, in Chromium ----
 
-JS_CELLS = """async () => (await Promise.all(Array.from(document.querySelectorAll('svg[data-figure]'))
-  .map(svg => window.cellExplanations.load(svg)))).flatMap(data =>
-  data.heatmaps.filter(h => h.computed_as).map(h => ({
-    title: h.title, values: h.values, mask: h.mask, text: h.text,
-    js: h.values.map((row, i) => row.map((_, j) => window.cellExplanations.cellValue(h, i, j))),
-    last: h.values.map((row, i) => row.map((_, j) => {
-      const lines = window.cellExplanations.explain(h, i, j, window.cellExplanations.TEXT.en);
-      return lines[lines.length - 1]; }))})))"""
+JS_CELLS = """async () => {
+  if (!window.cellGrids) return [];  // a page without heatmaps
+  await window.cellGrids.explanations();  // as a reader's first use of a grid loads it
+  return (await Promise.all(Array.from(document.querySelectorAll('svg[data-figure]'))
+    .map(svg => window.cellExplanations.load(svg)))).flatMap(data =>
+    data.heatmaps.filter(h => h.computed_as).map(h => ({
+      title: h.title, values: h.values, mask: h.mask, text: h.text,
+      js: h.values.map((row, i) => row.map((_, j) => window.cellExplanations.cellValue(h, i, j))),
+      last: h.values.map((row, i) => row.map((_, j) => {
+        const lines = window.cellExplanations.explain(h, i, j, window.cellExplanations.TEXT.en);
+        return lines[lines.length - 1]; }))}))); }"""
 
 
 def test_the_javascript_computes_every_cell_as_numpy_does(page, served_site):
@@ -158,6 +161,7 @@ def test_a_long_dot_product_names_its_four_largest_products_and_sums_the_rest(pa
 
     page.goto(page_url(served_site, "trained-heads", "en"))
     lines = page.evaluate("""async col => {
+      await window.cellGrids.explanations();
       const h = (await Promise.all(Array.from(document.querySelectorAll('svg[data-figure]'))
           .map(svg => window.cellExplanations.load(svg))))
         .flatMap(data => data.heatmaps)
@@ -197,6 +201,16 @@ def factor_matrix(page):
     return page.locator("#fig-query-times-key .cell-hit").nth(2)
 
 
+def scroll_to(page, locator):
+    """Scroll `locator` into view and wait until the page is drawn there, as a reader's screen is.
+
+    A figure far from the screen is skipped (content-visibility, extra.css) until the frame that
+    brings it near: a raw mouse move or tap sent before that frame would hit the empty box.
+    """
+    locator.scroll_into_view_if_needed()
+    page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def cell_point(box, i, j, n_rows=4, n_cols=4):
     return box["x"] + (j + 0.5) * box["width"] / n_cols, box["y"] + (i + 0.5) * box["height"] / n_rows
 
@@ -219,7 +233,7 @@ def test_a_cell_explains_itself_to_the_mouse_and_the_keyboard(page, served_site,
     heading = EXPLAINED[language]
     live = page.locator("#fig-query-times-key .cell-explanation-live")
     grid = factor_matrix(page)
-    grid.scroll_into_view_if_needed()
+    scroll_to(page, grid)
     box = grid.bounding_box()
     blue, ball = 3, 1
     watch_content_shifts(page)
@@ -252,6 +266,47 @@ def test_a_cell_explains_itself_to_the_mouse_and_the_keyboard(page, served_site,
     assert page.evaluate("document.activeElement.classList.contains('cell-hit')"), "Tab does not reach the grids"
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_explanations_load_on_the_first_tab_and_answer_it(page, served_site, language):
+    """A page without an explorable loads cell-explanations.js when a reader first uses a grid.
+
+    Before that the keyboard reaches the grids (cell-grids.js lays them) and the focused grid is
+    outlined; the focus that loads the script is answered: the live region says the first cell.
+    """
+    requested = []
+    page.on("request", lambda request: requested.append(request.url.rsplit("/", 1)[-1]))
+    page.goto(page_url(served_site, "query-key-scores", language), wait_until="networkidle")
+    assert "cell-grids.js" in requested and "cell-explanations.js" not in requested
+    assert page.evaluate("window.cellExplanations") is None
+    grid = factor_matrix(page)
+    assert grid.get_attribute("tabindex") == "0" and grid.get_attribute("aria-label")
+    outline = "el => [getComputedStyle(el).stroke, getComputedStyle(el).strokeWidth]"
+    assert grid.evaluate(outline)[0] == "none", "outlined before it has the focus"
+    with page.expect_request(lambda request: request.url.endswith("cell-explanations.js")):
+        focused = grid.evaluate(f"el => {{ el.focus(); return ({outline})(el); }}")  # before the script is in
+    assert focused[0] != "none" and focused[1] == "3px", f"the focused grid is not outlined: {focused}"
+    live = page.locator("#fig-query-times-key .cell-explanation-live")
+    expect(live).to_contain_text("“blue”")  # the outlined row, where the keyboard starts
+    page.keyboard.press("ArrowRight")
+    expect(live).to_have_text(f"{EXPLAINED[language]}. {BLUE_BALL}")
+    assert requested.count("cell-explanations.js") == 1
+
+
+def test_the_first_tap_loads_the_explanations_and_is_answered(browser, served_site):
+    """On a page that loads cell-explanations.js on first use, the tap that loads it shows its cell."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                  service_workers="block")
+    page = context.new_page()
+    open_page(page, page_url(served_site, "query-key-scores", "en"), "light")
+    assert page.evaluate("window.cellExplanations") is None
+    grid = factor_matrix(page)
+    scroll_to(page, grid)
+    page.touchscreen.tap(*cell_point(grid.bounding_box(), 3, 1))  # (blue, ball)
+    expect(page.locator(".cell-explanation:visible")).to_have_count(1)
+    assert BLUE_BALL.replace("q blue", "qblue").replace("k ball", "kball") in explanation_text(page)
+    context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_cell_explains_itself_to_a_tap(browser, served_site, language, scheme):
@@ -260,7 +315,7 @@ def test_a_cell_explains_itself_to_a_tap(browser, served_site, language, scheme)
     page = context.new_page()
     open_page(page, page_url(served_site, "query-key-value", language), scheme)
     grid = page.locator("#fig-scale-softmax-stages .cell-hit").nth(2)  # the weights
-    grid.scroll_into_view_if_needed()
+    scroll_to(page, grid)
     box = grid.bounding_box()
     page.touchscreen.tap(*cell_point(box, 3, 1))
     text = explanation_text(page)

@@ -1,24 +1,24 @@
 // Every heatmap cell explains itself. Point at a cell (mouse), tap it (touch) or reach
 // it with Tab and the arrow keys: its query row and key column are outlined and a box
-// shows how its number was computed, with the numbers. The data come from the build:
-// snippets/plotting.py's heatmap() records each grid's numbers and operands, and
+// shows how its number was computed, with the numbers. cell-grids.js lays the focusable
+// grids at load and loads this file the first time a reader uses one (a page with an
+// explorable loads it at once: explorables.js uses its maths). The data come from the
+// build: snippets/plotting.py's heatmap() records each grid's numbers and operands, and
 // sitebuild/generate/figures.py writes them into the SVG's data-figure attribute. The page
 // keeps there only where each grid lies; the numbers are in the file named by
-// data-figure-src (sitebuild/after_pages/figure_data.py), fetched the first time a reader
-// points at, taps or tabs to a cell. Without JavaScript the figure reads as drawn, and the
-// tables under it hold its numbers.
+// data-figure-src (sitebuild/after_pages/figure_data.py), fetched the first time a cell
+// is shown. Without JavaScript the figure reads as drawn, and the tables under it hold
+// its numbers.
 (function () {
   "use strict";
 
   var TEXT = {
-    en: {row: "row", col: "column", matrix: "Matrix", masked: "masked: this query may not attend to this key (score −∞, weight 0)",
+    en: {row: "row", col: "column", masked: "masked: this query may not attend to this key (score −∞, weight 0)",
       softmax: "softmax of row {row}: ", left: "masked keys are left out (weight 0)",
-      keys: "Arrow keys move between cells, Escape closes.", cells: "{r} rows × {c} columns", q: "“", qq: "”", sep: ", ",
-      others: "{n} smaller products"},
-    zh: {row: "行", col: "列", matrix: "矩阵", masked: "被遮盖：这个查询不能关注这个键（分数 −∞，权重 0）",
+      q: "“", qq: "”", sep: ", ", others: "{n} smaller products"},
+    zh: {row: "行", col: "列", masked: "被遮盖：这个查询不能关注这个键（分数 −∞，权重 0）",
       softmax: "对 {row} 这一行做 softmax：", left: "被遮盖的键不参与（权重 0）",
-      keys: "方向键在格子之间移动，Esc 关闭。", cells: "{r} 行 × {c} 列", q: "“", qq: "”", sep: "，",
-      others: "其余 {n} 个较小的乘积"}
+      q: "“", qq: "”", sep: "，", others: "其余 {n} 个较小的乘积"}
   };
   var SVG = "http://www.w3.org/2000/svg";
 
@@ -173,29 +173,19 @@
     return svg._figureData;
   }
 
-  function enhance(svg, t) {
-    var data;
-    try { data = JSON.parse(svg.getAttribute("data-figure")); } catch (e) { return; }
-    if (!data || !data.heatmaps.length) return;
-    var view = svg.viewBox.baseVal, figure = svg.closest("figure") || svg.parentNode;
-    figure.classList.add("has-cell-explanations");
-    svg.setAttribute("role", "group");  // its grids are focusable now; it keeps its name
+  // One figure whose grids cell-grids.js has laid: {svg, figure, live, grids: [{grid, n, hit, rows, cols, x0, y0, cw, ch}]}.
+  function enhance(laid, t) {
+    var svg = laid.svg, figure = laid.figure, live = laid.live, active = null;
+    svg.setAttribute("data-explained", "");  // extra.css: the outlined cell shows the focus from now on
     var box = document.createElement("div");
     box.className = "cell-explanation";
     box.hidden = true;
-    box.setAttribute("aria-hidden", "true");  // the live region below says the same
-    var live = document.createElement("div");
-    live.className = "cell-explanation-live";
-    live.setAttribute("aria-live", "polite");
-    figure.appendChild(box);
-    figure.appendChild(live);
-    var active = null;
+    box.setAttribute("aria-hidden", "true");  // the live region says the same
+    figure.insertBefore(box, live);
 
-    data.heatmaps.forEach(function (grid, n) {  // where the grid is; its numbers come with load()
-      var nRows = grid.shape ? grid.shape[0] : grid.values.length, nCols = grid.shape ? grid.shape[1] : grid.values[0].length;
-      var h = null;
-      var x0 = grid.box[0] * view.width, y0 = grid.box[1] * view.height;
-      var cw = (grid.box[2] - grid.box[0]) * view.width / nCols, ch = (grid.box[3] - grid.box[1]) * view.height / nRows;
+    laid.grids.forEach(function (place) {  // its numbers come with load()
+      var grid = place.grid, hit = place.hit, nRows = place.rows, nCols = place.cols;
+      var x0 = place.x0, y0 = place.y0, cw = place.cw, ch = place.ch, h = null;
       var group = document.createElementNS(SVG, "g");
       group.setAttribute("class", "cell-focus");
       var rowBand = rect(0, 0, nCols * cw, ch, "cell-focus__row");
@@ -203,20 +193,14 @@
       var cellBox = rect(0, 0, cw, ch, "cell-focus__cell");
       group.appendChild(rowBand); group.appendChild(colBand); group.appendChild(cellBox);
       group.style.display = "none";
-      var hit = rect(x0, y0, nCols * cw, nRows * ch, "cell-hit");
-      hit.setAttribute("tabindex", "0");
-      hit.setAttribute("role", "img");
-      hit.setAttribute("aria-label", (grid.title || t.matrix + " " + (n + 1)) + t.sep +
-        t.cells.replace("{r}", nRows).replace("{c}", nCols) + ". " + t.keys);
-      svg.appendChild(group);
-      svg.appendChild(hit);
+      svg.insertBefore(group, hit);
       var state = {i: -1, j: -1, group: group, hit: hit};
 
       function show(i, j) {
         if (!h) {  // the first time: fetch the numbers, then show the cell still asked for
           state.wanted = [i, j];
           load(svg).then(function (full) {
-            h = full.heatmaps[n];
+            h = full.heatmaps[place.n];
             if (state.wanted) show(state.wanted[0], state.wanted[1]);
           });
           return;
@@ -293,9 +277,8 @@
 
   function enhanceAll() {
     var t = TEXT[document.documentElement.lang.indexOf("zh") === 0 ? "zh" : "en"];
-    document.querySelectorAll("svg[data-figure]:not([data-explained])").forEach(function (svg) {
-      svg.setAttribute("data-explained", "");
-      enhance(svg, t);
+    (window.cellGrids ? window.cellGrids.laid : []).forEach(function (laid) {
+      if (!laid.svg.hasAttribute("data-explained")) enhance(laid, t);
     });
   }
 

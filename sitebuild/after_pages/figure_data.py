@@ -17,7 +17,8 @@ import json
 import re
 
 # The figure's data is JSON in a single-quoted attribute (figures.py), right after <svg.
-FIGURE = re.compile(r"""<figure class="snippet-figure" id="(?P<id>[^"]+)"[^>]*>\s*<svg (?P<before>[^>]*?)data-figure='(?P<data>[^']*)'""")
+FIGURE = re.compile(r"""<figure class="snippet-figure" id="(?P<id>[^"]+)"[^>]*>\s*(?:<div class="figure-drawing"[^>]*>\s*)?"""
+                    r"""<svg (?P<before>[^>]*?)data-figure='(?P<data>[^']*)'""")
 KEPT = ("box", "title", "highlight")  # what the script lays a grid out with, with the shape
 
 

@@ -1,12 +1,13 @@
 """A page loads the figure scripts that its figures use, and no other page does.
 
-docs/javascripts/cell-explanations.js explains a heatmap's cells, so a page gets it
-when one of its figures has a heatmap (the figure's data, written into the SVG by
-sitebuild/generate/figures.py, lists them); docs/javascripts/explorables.js builds an
-explorable under its figure, so only a page whose figure asks for one gets it (after
-cell-explanations.js, whose dot product and softmax it uses). As extra_javascript they
-were on every page: 8.8 KiB gzipped on the home page, the glossary and the notebooks,
-which need none of it.
+docs/javascripts/cell-grids.js lays a focusable grid over each heatmap, so a page gets
+it when one of its figures has a heatmap (the figure's data, written into the SVG by
+sitebuild/generate/figures.py, lists them); it loads cell-explanations.js, which
+explains the cells, when a reader first uses a grid. docs/javascripts/explorables.js
+builds an explorable under its figure, so only a page whose figure asks for one gets
+it, after cell-explanations.js (whose dot product and softmax it uses), which that
+page therefore loads at once. As extra_javascript they were on every page: 8.8 KiB
+gzipped on the home page, the glossary and the notebooks, which need none of it.
 
 The scripts go right after Material's bundle, where MkDocs puts extra_javascript.
 Runs once the SVGs are in the page (hooks/snippet_figures.py puts them there).
@@ -25,9 +26,9 @@ def scripts_for(output):
     """The figure scripts a page's HTML needs, in the order they must run."""
     needed = []
     if HEATMAPS.search(output) or EXPLORABLE.search(output):
-        needed.append("cell-explanations.js")
+        needed.append("cell-grids.js")
     if EXPLORABLE.search(output):
-        needed.append("explorables.js")
+        needed += ["cell-explanations.js", "explorables.js"]
     return needed
 
 

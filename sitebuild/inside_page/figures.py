@@ -59,6 +59,7 @@ READABLE_PX = 9  # the smallest text of a figure, in CSS px, however narrow the 
 # width is larger scrolls there. tests/test_browser.py measures every figure at 360 px.
 PHONE_COLUMN_PX = 328
 SVG_WIDTH = re.compile(r'<svg [^>]*?width="(?P<width>[\d.]+)pt"')
+SVG_SIZE = re.compile(r'<svg [^>]*?width="(?P<width>[\d.]+)pt" height="(?P<height>[\d.]+)pt"')
 FONT_SIZE = re.compile(r"font-size: (?P<size>[\d.]+)px")
 # Under the live server, in place of a figure still being drawn.
 PENDING = {"en": "This figure is being drawn; the page reloads when it is ready.",
@@ -118,15 +119,28 @@ def fill_in(output, svg_of, figure_data):
             return f'{match["figure"]}><span class="snippet-figure-pending" role="status">{PENDING[match["lang"]]}</span>'
         width = readable_width(svg)
         scrolls = ' tabindex="0"' if width and width > PHONE_COLUMN_PX else ""
-        style = f' style="min-width: {width}px"' if width else ""
-        return (f'{match["figure"]}{scrolls}>\n'
-                + svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}"{style} ', 1))
+        box = drawing_box(svg, width)
+        return (f'{match["figure"]}{scrolls}>\n<div class="figure-drawing"' + (f' style="{box}"' if box else "") + ">\n"
+                + svg.replace("<svg ", f'<svg role="img" aria-label="{match["label"]}" ', 1) + "\n</div>")
 
     def numbers(match):
         svg = svg_of(match["stem"], match["lang"])
         return "" if svg is None else numbers_html(figure_data(svg), match["lang"])
 
     return NUMBERS_PLACEHOLDER.sub(numbers, PLACEHOLDER.sub(inline, output))
+
+
+def drawing_box(svg, readable):
+    """The CSS of the box an SVG is drawn in: its natural width (pt to px), its aspect ratio, `readable` as min-width.
+
+    The box's height follows from its width alone, so it is known before the SVG inside is
+    laid out: the browser can skip drawing a figure far from the screen (content-visibility,
+    extra.css) and still give it its exact size, and nothing moves when it is drawn.
+    """
+    size, style = SVG_SIZE.search(svg), []
+    if size:
+        style += [f"width: {round(float(size['width']) * 4 / 3)}px", f"aspect-ratio: {size['width']} / {size['height']}"]
+    return "; ".join(style + ([f"min-width: {readable}px"] if readable else []))
 
 
 def readable_width(svg):
