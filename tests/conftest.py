@@ -44,6 +44,9 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
+# CSS that lays out and draws every figure at once, as if each were near the screen: extra.css
+# lets the browser skip a figure far from it (content-visibility on its .figure-drawing box).
+EVERY_FIGURE_DRAWN = ".snippet-figure .figure-drawing { content-visibility: visible !important; }"
 # Where Material's JavaScript bundle is in the built site, as a regular expression (its name has a hash).
 MATERIAL_BUNDLE = r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js"
 # How the README's commands install the locks: every package pinned and hash-checked, none

@@ -11,13 +11,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import MATERIAL_BUNDLE, PAGES
+from conftest import EVERY_FIGURE_DRAWN, MATERIAL_BUNDLE, PAGES
 from sitebuild.inside_page.figures import READABLE_PX
 from test_figure_text import CJK_FONT, TEXT_BOXES, latin_only_labels, layout_problems
 
 NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
 PAGE_KIB = 100  # what a page may transfer as it loads, gzipped (served_site gzips as GitHub Pages does)
-DRAW_EVERY_BLOCK = ".md-typeset * { content-visibility: visible !important; }"
 DRAWING_HEIGHTS = "() => Array.from(document.querySelectorAll('.figure-drawing'), box => box.getBoundingClientRect().height)"
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}
 
@@ -230,11 +229,11 @@ def test_page_in_the_browser(page, served_site, name, language):
 
     # Figures: drawn with a real size, text readable in the light and the dark scheme;
     # every other text readable too, what scrolls reachable, landmarks unique (WCAG 2.2 AA).
-    # Every block is drawn as when a reader scrolls to it: the browser restyles a block it
+    # Every figure is drawn as when a reader scrolls to it: the browser restyles a figure it
     # skips (content-visibility: auto, extra.css) when it comes near the screen, and until
     # then getComputedStyle can give its colours from before the scheme was switched.
     skipped = page.evaluate(DRAWING_HEIGHTS)  # most figures not drawn yet: their boxes' heights
-    page.add_style_tag(content=DRAW_EVERY_BLOCK)
+    page.add_style_tag(content=EVERY_FIGURE_DRAWN)
     assert page.evaluate(DRAWING_HEIGHTS) == pytest.approx(skipped, abs=0.5), "a figure's height changes when drawn"
     check_figures(page, "light")
     assert accessibility_problems(page, "light") == []

@@ -277,7 +277,7 @@
 
   function enhanceAll() {
     var t = TEXT[document.documentElement.lang.indexOf("zh") === 0 ? "zh" : "en"];
-    (window.cellGrids ? window.cellGrids.laid : []).forEach(function (laid) {
+    window.cellGrids.laid.forEach(function (laid) {  // cell-grids.js runs first on every page that loads this
       if (!laid.svg.hasAttribute("data-explained")) enhance(laid, t);
     });
   }

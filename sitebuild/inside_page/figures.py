@@ -58,7 +58,6 @@ READABLE_PX = 9  # the smallest text of a figure, in CSS px, however narrow the 
 # The text column of a phone 360 CSS px wide (Material's margins): a figure whose readable
 # width is larger scrolls there. tests/test_browser.py measures every figure at 360 px.
 PHONE_COLUMN_PX = 328
-SVG_WIDTH = re.compile(r'<svg [^>]*?width="(?P<width>[\d.]+)pt"')
 SVG_SIZE = re.compile(r'<svg [^>]*?width="(?P<width>[\d.]+)pt" height="(?P<height>[\d.]+)pt"')
 FONT_SIZE = re.compile(r"font-size: (?P<size>[\d.]+)px")
 # Under the live server, in place of a figure still being drawn.
@@ -150,10 +149,10 @@ def readable_width(svg):
     font-size of f is f of those units, so at a width of w px it is f * w / width px tall.
     """
     sizes = [float(m["size"]) for m in FONT_SIZE.finditer(svg)]
-    width = SVG_WIDTH.search(svg)
-    if not sizes or not width:
+    size = SVG_SIZE.search(svg)
+    if not sizes or not size:
         return None
-    return math.ceil(READABLE_PX * float(width["width"]) / min(sizes))
+    return math.ceil(READABLE_PX * float(size["width"]) / min(sizes))
 
 
 def outside_fences(markdown, transform):
