@@ -366,3 +366,34 @@ def test_material_script_moves_nothing_when_it_comes_late(browser, served_site, 
     assert page.evaluate("window.component$ !== undefined"), "Material's script did not start"
     assert layout_shifts(page) == [], "Material's script moved what the reader sees"
     context.close()
+
+
+# Each figure box: does it scroll sideways, is it a tab stop, and is a heatmap's grid inside it.
+FIGURE_BOXES = """() => Array.from(document.querySelectorAll('figure.snippet-figure')).map(f => ({
+  id: f.id, scrolls: f.scrollWidth > f.clientWidth + 1, tabStop: f.getAttribute('tabindex') === '0',
+  grid: !!f.querySelector('rect.cell-hit')}))"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_figure_box_is_a_tab_stop_only_while_it_scrolls(page, served_site, language):
+    """A figure too wide for a phone is a tab stop in the HTML, so that without JavaScript the keyboard
+    can scroll it (sitebuild/inside_page/figures.py). At a desktop width where it fits it is not
+    (accessibility-fixes.js): the first Tab into it lands on a heatmap's grid. At 360 px it is again."""
+    url = page_url(served_site, "input-to-attention", language)
+    html = page.context.request.get(url).text()
+    in_html = re.findall(r'<figure class="snippet-figure"[^>]*id="([\w-]+)"[^>]*tabindex="0"', html)
+    assert in_html, "no figure of the page is a tab stop in its HTML: nothing to check"
+    page.goto(url, wait_until="networkidle")
+    boxes = page.evaluate(FIGURE_BOXES)
+    assert [b for b in boxes if b["tabStop"] != b["scrolls"]] == []
+    fits = [b for b in boxes if b["id"] in in_html and not b["scrolls"] and b["grid"]]
+    assert fits, "no figure with a heatmap that is a tab stop in the HTML fits the desktop column"
+    figure = page.locator(f"#{fits[0]['id']}")
+    figure.evaluate("f => { const b = document.createElement('button'); b.id = 'before-figure';"
+                    " b.textContent = 'before'; f.before(b); b.focus(); }")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('class')") == "cell-hit"
+    page.set_viewport_size(PHONE)
+    page.wait_for_function(f"() => document.getElementById('{fits[0]['id']}').getAttribute('tabindex') === '0'")
+    assert [b for b in page.evaluate(FIGURE_BOXES) if b["tabStop"] != b["scrolls"]] == []
+    page.set_viewport_size(DESKTOP)
