@@ -12,10 +12,11 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import EVERY_FIGURE_DRAWN, MATERIAL_BUNDLE, PAGES
+from sitebuild.generate.notebook_cells import NOT_CHAPTERS
 from sitebuild.inside_page.figures import READABLE_PX
 from test_figure_text import CJK_FONT, TEXT_BOXES, latin_only_labels, layout_problems
 
-NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
+NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in NOT_CHAPTERS]
 PAGE_KIB = 100  # what a page may transfer as it loads, gzipped (served_site gzips as GitHub Pages does)
 DRAWING_HEIGHTS = "() => Array.from(document.querySelectorAll('.figure-drawing'), box => box.getBoundingClientRect().height)"
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}

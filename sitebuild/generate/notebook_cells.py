@@ -24,7 +24,7 @@ from .figures import SNIPPETS
 from .notebook_modules import module_cell, needed_modules
 
 DOCS = ROOT / "docs"
-NOT_CHAPTERS = {"index", "glossary"}
+NOT_CHAPTERS = {"index", "going-deeper", "glossary"}  # pages without code or questions of their own
 
 TEXT = {
     "en": {
