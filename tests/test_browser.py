@@ -149,7 +149,8 @@ UNREACHABLE_SCROLLING = """() => Array.from(document.querySelectorAll('body *'))
          && !el.querySelector('a[href], button, input, [tabindex]:not([tabindex="-1"])');
 }).map(el => el.tagName + '.' + el.className.toString().slice(0, 40))"""
 
-# The landmarks a screen reader is offered, as "role|name".
+# The landmarks a screen reader is offered, as "role|name" (the name from aria-label, or from the
+# elements aria-labelledby names: Material names each section's <nav> by its label).
 LANDMARKS = """() => {
   const implicit = {NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary'};
   const out = [];
@@ -160,7 +161,8 @@ LANDMARKS = """() => {
            : (el.tagName === 'HEADER' ? 'banner' : 'contentinfo');
     if (['navigation', 'main', 'complementary', 'banner', 'contentinfo', 'search', 'region'].includes(role)
         && el.checkVisibility())  // hidden ones are not in the accessibility tree
-      out.push(role + '|' + (el.getAttribute('aria-label') || ''));
+      out.push(role + '|' + (el.getAttribute('aria-label') || (el.getAttribute('aria-labelledby') || '').split(/\s+/)
+        .map(id => document.getElementById(id)).filter(Boolean).map(l => l.textContent.trim()).join(' ')));
   });
   return out;
 }"""
