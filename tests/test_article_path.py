@@ -341,11 +341,13 @@ def test_the_extension_appends_the_reading_time_in_plain_python_markdown():
     assert BUILT_TIME["en"].findall(html) == ["2"]
     assert BUILT_TIME["zh"].findall(render("# 题\n\n" + ZH_BOX + "\n" + "字" * 900, "zh")) == ["3"]
     assert "Reading time" not in render("# T\n\nNo box here.\n", "en")
+    assert "Reading time" not in render("# T\n\n```markdown\n" + BOX + "```\n", "en")  # a box shown as code
     for broken in [BOX.replace("    - **Read first:** [A](a.md)\n", ""),
                    BOX.replace("**New terms:**", "**Terms:**"),
                    BOX.replace("**Question:** Why?", "**Question:**"),
                    BOX + "    - **Reading time:** 3 min\n",
-                   BOX + "\n" + BOX]:
+                   BOX + "\n" + BOX,
+                   BOX.replace("In this chapter", "Overview")]:
         with pytest.raises(MalformedChapterBox):
             render("# T\n\n" + broken + "\nText.\n", "en")
     with pytest.raises(MalformedChapterBox):

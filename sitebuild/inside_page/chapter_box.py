@@ -10,9 +10,9 @@ Every chapter opens, right after its title, with this box (both languages, issue
 
 (Chinese: "本章", **问题：**, **先读：**, **新术语：**). The extension checks the box and appends a
 fourth item, "**Reading time:** N min" / "**阅读时间：**N 分钟", computed by `reading_minutes` from
-the page's own Markdown. A box without those three items, in that order and each with text, or with
-a reading time typed in, or a second box, raises MalformedChapterBox, which stops the build;
-MkDocs's error names the page. A page without a box is left as it is.
+the page's own Markdown. A box with another title, without those three items in that order each
+with its text, or with a reading time typed in, or a second box, raises MalformedChapterBox, which
+stops the build; MkDocs's error names the page. A page without a box is left as it is.
 
 How the reading time is counted (`reading_minutes`). It is the time to read what a reader sees
 when the page opens, and to do what the page asks of them:
@@ -58,7 +58,7 @@ FIGURE_MINUTES = 1
 QUESTION_MINUTES = 2
 DISPLAY_MATH_WORDS = 10
 
-BOX = re.compile(r"^!!![ \t]+abstract[ \t]+chapter-box\b.*$")
+BOX = re.compile(r'^!!![ \t]+abstract[ \t]+chapter-box\b(?:[ \t]+"(?P<title>[^"]*)")?')
 ITEM = re.compile(r"^(?P<indent>[ \t]+)- (?P<text>.*)$")
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})")
 INCLUDE = re.compile(r'^[ \t]*-+8<-+[ \t]+"(?P<name>[^"]+)"[ \t]*$')
@@ -71,7 +71,7 @@ WORD = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+(?:['’.,\-][A-Za-z0-9\u00c0-\u024
 
 
 class MalformedChapterBox(ValueError):
-    """A page's chapter box lacks one of its three items, has one typed in that the build writes, or comes twice."""
+    """A page's chapter box has another title, lacks one of its three items, has the reading time typed in, or comes twice."""
 
 
 def _indent(line):
@@ -84,13 +84,19 @@ def chapter_box(markdown, language):
 
     Raises MalformedChapterBox when the box is not as the module's docstring says.
     """
-    lines = markdown.splitlines()
-    starts = [n for n, line in enumerate(lines) if BOX.match(line)]
+    lines, fence, starts = markdown.splitlines(), None, []
+    for n, line in enumerate(lines):  # outside fenced code
+        if (marker := FENCE.match(line)) and (fence is None or marker["fence"].startswith(fence)):
+            fence = marker["fence"] if fence is None else None
+        elif fence is None and BOX.match(line):
+            starts.append(n)
     if not starts:
         return None
     if len(starts) > 1:
         raise MalformedChapterBox(f"{len(starts)} chapter boxes; a page has one, after its title")
     start = starts[0]
+    if BOX.match(lines[start])["title"] != TITLE[language]:
+        raise MalformedChapterBox(f'the chapter box\'s title is not "{TITLE[language]}": {lines[start].strip()}')
     items, end, n, indent = [], start + 1, start + 1, "    "
     while n < len(lines) and (not lines[n].strip() or _indent(lines[n]) >= 4):
         if (item := ITEM.match(lines[n])):
