@@ -12,10 +12,11 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import EVERY_FIGURE_DRAWN, MATERIAL_BUNDLE, PAGES
+from sitebuild.generate.notebook_cells import NOT_CHAPTERS
 from sitebuild.inside_page.figures import READABLE_PX
 from test_figure_text import CJK_FONT, TEXT_BOXES, latin_only_labels, layout_problems
 
-NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
+NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in NOT_CHAPTERS]
 PAGE_KIB = 100  # what a page may transfer as it loads, gzipped (served_site gzips as GitHub Pages does)
 DRAWING_HEIGHTS = "() => Array.from(document.querySelectorAll('.figure-drawing'), box => box.getBoundingClientRect().height)"
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}
@@ -148,7 +149,8 @@ UNREACHABLE_SCROLLING = """() => Array.from(document.querySelectorAll('body *'))
          && !el.querySelector('a[href], button, input, [tabindex]:not([tabindex="-1"])');
 }).map(el => el.tagName + '.' + el.className.toString().slice(0, 40))"""
 
-# The landmarks a screen reader is offered, as "role|name".
+# The landmarks a screen reader is offered, as "role|name" (the name from aria-label, or from the
+# elements aria-labelledby names: Material names each section's <nav> by its label).
 LANDMARKS = """() => {
   const implicit = {NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary'};
   const out = [];
@@ -159,7 +161,8 @@ LANDMARKS = """() => {
            : (el.tagName === 'HEADER' ? 'banner' : 'contentinfo');
     if (['navigation', 'main', 'complementary', 'banner', 'contentinfo', 'search', 'region'].includes(role)
         && el.checkVisibility())  // hidden ones are not in the accessibility tree
-      out.push(role + '|' + (el.getAttribute('aria-label') || ''));
+      out.push(role + '|' + (el.getAttribute('aria-label') || (el.getAttribute('aria-labelledby') || '').split(/\s+/)
+        .map(id => document.getElementById(id)).filter(Boolean).map(l => l.textContent.trim()).join(' ')));
   });
   return out;
 }"""

@@ -5,6 +5,7 @@ import re
 import pytest
 
 from conftest import DOCS
+from sitebuild.generate.notebook_cells import NOT_CHAPTERS
 from test_running_example_consistency import page_facts
 
 MAIN_LINE_WORDS = {"learning-relevance": 1500}  # the longest chapter; the rest sits in collapsible blocks
@@ -55,7 +56,7 @@ def test_blues_weights_are_printed_in_full_only_where_they_are_introduced_and_de
 
 
 CHAPTERS = sorted(p.stem for p in DOCS.glob("*.md")
-                  if not p.name.endswith(".zh.md") and p.stem not in {"index", "glossary"})
+                  if not p.name.endswith(".zh.md") and p.stem not in NOT_CHAPTERS)
 
 
 def check_yourself_problems(markdown):
