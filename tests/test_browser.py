@@ -6,6 +6,7 @@ Without Chromium these tests skip with that hint, except under CI (CI=true),
 where they fail.
 """
 
+import os
 import re
 
 import pytest
@@ -400,3 +401,16 @@ def test_a_figure_box_is_a_tab_stop_only_while_it_scrolls(page, served_site, lan
     page.wait_for_function(f"() => document.getElementById('{fits[0]['id']}').getAttribute('tabindex') === '0'")
     assert [b for b in page.evaluate(FIGURE_BOXES) if b["tabStop"] != b["scrolls"]] == []
     page.set_viewport_size(DESKTOP)
+
+
+def test_the_chinese_pages_are_measured_in_the_font_chinese_readers_have():
+    """The page test measures /zh/ pages at 360 px in Noto Sans CJK (fonts-noto-cjk, Android's CJK font,
+    installed by .ci/run): a page one font fits may scroll sideways in another."""
+    import shutil
+    import subprocess
+    fonts = subprocess.run(["fc-list"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""
+    if "Noto Sans CJK" not in fonts:
+        message = "Noto Sans CJK not installed: apt-get install fonts-noto-cjk (as .ci/run does)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
