@@ -55,7 +55,7 @@ def draw(lang="en"):
     intact = next(p for name, _, p in rows if name == "nothing")
     changes = {}
     for name, heads, p in rows:
-        if name not in ("alone", "nothing"):
+        if name not in ("alone", "mention", "nothing"):
             changes.setdefault(row_label(text, name, "zero", heads, first_previous), []).append(
                 [x - x0 for x, x0 in zip(p, intact)])
     nothing_to_copy, _ = losses(held_out_texts())
@@ -71,9 +71,9 @@ def draw(lang="en"):
     top.set_xlabel(text["loss"])
 
     for i, draws in enumerate(changes.values()):
-        for k, change in enumerate(draws):  # the article's sentence, the mention (not drawn), the five
+        for k, change in enumerate(draws):  # the article's sentence, the five, the mention (not drawn)
             y = i + 0.2 * (k - (len(draws) - 1) / 2)  # each random draw on a line of its own
-            bottom.scatter(change[2:], [y] * len(change[2:]), s=28, color=HIGHLIGHT, linewidths=0,
+            bottom.scatter(change[1:6], [y] * 5, s=28, color=HIGHLIGHT, linewidths=0,
                            label=text["five"] if i == k == 0 else None)
             bottom.scatter([change[0]], [y], s=40, facecolors="none", edgecolors=ink(), linewidths=1.2,
                            label=text["milk"] if i == k == 0 else None)

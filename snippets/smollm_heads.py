@@ -26,13 +26,18 @@ from position_encoding import rotary_position_embedding
 SENTENCE = "The black cat drank the milk. The black cat drank the"
 # The control: milk is mentioned, but nothing before the last " the" was followed by " milk".
 MENTION = "There was milk on the table. The black cat drank the"
-# Sentences of SENTENCE's kind, said twice and cut before their last word, each with the word to copy:
-# one that the second sentence alone makes unlikely (p < 0.01) and that the repeat makes the likeliest.
-REPEATED_SENTENCES = [("The black cat drank the car. The black cat drank the", " car"),
-                      ("The young chef cooked the lantern. The young chef cooked the", " lantern"),
-                      ("The small boy kicked the pumpkin. The small boy kicked the", " pumpkin"),
-                      ("A young bird stole the ring. A young bird stole the", " ring"),
-                      ("The brave knight rode a zebra. The brave knight rode a", " zebra")]
+# Sentences of SENTENCE's kind, said twice and cut before their last word: (text, word to copy, the same
+# second sentence after a mere mention of the word). Each word is unlikely after the second sentence
+# alone (p < 0.01) and after the mention (p < 0.05), and the likeliest after the repeat: only copying
+# explains it (SENTENCE's milk, likelier after MENTION than after the repeat, is the counter-example).
+REPEATED_SENTENCES = [
+    ("The black cat drank the car. The black cat drank the", " car", "There was a car nearby. The black cat drank the"),
+    ("The young chef cooked the lantern. The young chef cooked the", " lantern",
+     "There was a lantern nearby. The young chef cooked the"),
+    ("A young bird stole the ring. A young bird stole the", " ring", "There was a ring nearby. A young bird stole the"),
+    ("The brave knight rode a zebra. The brave knight rode a", " zebra", "There was a zebra nearby. The brave knight rode a"),
+    ("The young girl ate the ladder. The young girl ate the", " ladder", "There was a ladder nearby. The young girl ate the"),
+]
 PARIS = "The capital of France is"
 MILK = 5  # " milk", the first time
 LAST = -1  # the last token: the second " the", whose next token the model predicts
@@ -398,32 +403,40 @@ def _removals(draws):
 
 
 def copying_sentences():
-    """The sentences that end before a word to copy, with that word: SENTENCE, MENTION and REPEATED_SENTENCES."""
-    return [(SENTENCE, " milk"), (MENTION, " milk")] + REPEATED_SENTENCES
+    """(text said twice, word to copy, its mention) for SENTENCE and each of REPEATED_SENTENCES."""
+    return [(SENTENCE, " milk", MENTION)] + REPEATED_SENTENCES
 
 
 def sentence_removals(draws=4):
-    """What removing heads does to copying in sentences: [(name, heads, p), ...], `p` the probability
-    of the word to copy after each of `copying_sentences()`.
+    """What removing heads does to copying in sentences: [(name, heads, p), ...].
 
-    The first row is the baseline, the second sentence alone (name "alone"; MENTION's is the
-    same as SENTENCE's). Then the plans of `removal_plans(draws)` that zero the induction heads
-    or heads drawn at random, and nothing removed: the others would cost a run per sentence
-    each and say nothing more about copying here.
+    `p` holds the probability of the word to copy after each text of `copying_sentences()`,
+    then of " milk" after MENTION. The first two rows are the controls: the second sentence
+    alone ("alone") and after a mere mention of the word ("mention"; for MENTION, itself).
+    Then the plans of `removal_plans(draws)` that zero the induction heads or heads drawn at
+    random, and nothing removed; the other plans would cost a run per text each and say
+    nothing more about copying here.
     """
     return list(_sentence_removals(draws))
 
 
 @functools.cache
 def _sentence_removals(draws):
-    pairs = copying_sentences()
-    word_ids = [smollm.tokenize(word)[1][0] for _, word in pairs]
-    alone = smollm.run_batch([text[text.index(". ") + 2:] for text, _ in pairs])  # five tokens each
-    found = [("alone", [], tuple(float(softmax(logits[-1])[j]) for j, (*_, logits) in zip(word_ids, alone)))]
+    triples = copying_sentences()
+    words = [smollm.tokenize(word)[1][0] for _, word, _ in triples] + [smollm.tokenize(" milk")[1][0]]
+
+    def last_row_p(runs):  # p(word) at the last row of each run
+        return tuple(float(softmax(logits[-1])[j]) for j, (*_, logits) in zip(words, runs))
+
+    alone = smollm.run_batch([text[text.index(". ") + 2:] for text, _, _ in triples])  # five tokens each
+    mentions = smollm.run_batch([mention for _, _, mention in triples[1:]])  # eleven tokens each
+    (on_mention,) = smollm.run_batch([MENTION])
+    found = [("alone", [], last_row_p(alone + alone[:1])),
+             ("mention", [], last_row_p([on_mention] + mentions + [on_mention]))]
     plans = [(name, heads) for name, how, heads in removal_plans(draws)
              if how == "zero" and name in ("nothing", "induction", "all induction", "random")]
-    runs = smollm.run_batch([text for _ in plans for text, _ in pairs], [heads for _, heads in plans for _ in pairs])
+    texts = [text for text, _, _ in triples] + [MENTION]  # twelve tokens each: one batch
+    runs = smollm.run_batch([text for _ in plans for text in texts], [heads for _, heads in plans for _ in texts])
     for i, (name, heads) in enumerate(plans):
-        mine = runs[i * len(pairs):(i + 1) * len(pairs)]  # twelve tokens each
-        found.append((name, heads, tuple(float(softmax(logits[-1])[j]) for j, (*_, logits) in zip(word_ids, mine))))
+        found.append((name, heads, last_row_p(runs[i * len(texts):(i + 1) * len(texts)])))
     return tuple(found)

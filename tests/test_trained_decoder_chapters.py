@@ -74,16 +74,20 @@ def test_the_milk_comes_back_as_well_after_a_mere_mention_and_a_car_only_after_t
     milk = sh.probability(sh.SENTENCE, " milk")
     assert sh.probability(sh.MENTION, " milk") > milk > 0.2  # "as much"
     assert "milk" in sh.MENTION and " the milk" not in sh.MENTION  # nothing before " the" was followed by milk
-    assert sh.probability("There was a car on the road. The black cat drank the", " car") < 0.005
+    assert sh.probability("There was a car nearby. The black cat drank the", " car") < 0.005
     assert smollm.next_tokens("The black cat drank the car. The black cat drank the", 1)[0][0] == " car"
 
 
 def test_the_repeated_sentences_are_chosen_as_the_page_says():
-    """Each word: below 0.01 after the second sentence alone, and the likeliest after the repeat."""
-    alone = next(p for name, _, p in sh.sentence_removals() if name == "alone")
-    assert all(p < 0.01 for p in alone[2:])
-    for text, word in sh.REPEATED_SENTENCES:
+    """Each word: below 0.01 after the second sentence alone, below 0.05 after a mere mention, and the
+    likeliest after the repeat; the article's milk fails the mention test."""
+    rows = {name: p for name, _, p in sh.sentence_removals()}
+    five = slice(1, 6)
+    assert all(p < 0.01 for p in rows["alone"][five]) and all(p < 0.05 for p in rows["mention"][five])
+    assert rows["mention"][0] > 0.05
+    for text, word, mention in sh.REPEATED_SENTENCES:
         assert smollm.next_tokens(text, 1)[0][0] == word
+        assert mention.endswith(text[text.index(". ") + 2:]) and word in mention
         assert len(smollm.tokenize(text)[0]) == len(smollm.tokenize(sh.SENTENCE)[0])  # one batch
 
 
@@ -126,15 +130,15 @@ def test_removing_heads_in_sentences_does_what_the_page_says():
         rows.setdefault((name, len(heads)), []).append(np.array(p))
     (intact,), (four,), (fourteen,) = rows["nothing", 0], rows["induction", 4], rows["all induction", 14]
     random4, random14 = np.array(rows["random", 4]), np.array(rows["random", 14])
-    milk, mention, five = 0, 1, slice(2, None)
+    milk, five, mention = 0, slice(1, 6), 6
     assert np.all(fourteen[five] < intact[five])  # "every one of the five words falls"
-    assert np.sum(fourteen[five] <= 0.065) == 3  # "three of them to 0.06 or less"
+    assert np.sum(fourteen[five] < 0.015) == 2  # "two of them to 0.01 or less"
     assert np.sum(fourteen[five] < random14[:, five].min(axis=0)) == 4  # "below both draws ... in four of five"
-    car, lantern, pumpkin, ring, zebra = range(2, 7)
+    car, lantern, ring, zebra, ladder = range(1, 6)
     assert four[lantern] < intact[lantern] and four[ring] < intact[ring]
-    assert four[car] > intact[car] and four[zebra] > intact[zebra]
+    assert all(four[w] > intact[w] for w in (car, zebra, ladder))
     change = np.abs(random4[:, five] - intact[five])
-    assert np.median(change) < 0.1 and change.max() < 0.25  # "about a tenth"
+    assert np.median(change) < 0.1 and change.max() < 0.15  # "about a tenth"
     assert intact[milk] < four[milk] < fourteen[milk]  # removing them raises p(" milk")
     assert four[milk] > random4[:, milk].max() and fourteen[milk] > random14[:, milk].max()
     assert fourteen[mention] > intact[mention] > random14[:, mention].max()  # "where both ... give 0.20"
