@@ -34,9 +34,12 @@ REPEATED_SENTENCES = [
     ("The black cat drank the car. The black cat drank the", " car", "There was a car nearby. The black cat drank the"),
     ("The young chef cooked the lantern. The young chef cooked the", " lantern",
      "There was a lantern nearby. The young chef cooked the"),
-    ("A young bird stole the ring. A young bird stole the", " ring", "There was a ring nearby. A young bird stole the"),
-    ("The brave knight rode a zebra. The brave knight rode a", " zebra", "There was a zebra nearby. The brave knight rode a"),
-    ("The young girl ate the ladder. The young girl ate the", " ladder", "There was a ladder nearby. The young girl ate the"),
+    ("A young bird stole the ring. A young bird stole the", " ring",
+     "There was a ring nearby. A young bird stole the"),
+    ("The brave knight rode a zebra. The brave knight rode a", " zebra",
+     "There was a zebra nearby. The brave knight rode a"),
+    ("The young girl ate the ladder. The young girl ate the", " ladder",
+     "There was a ladder nearby. The young girl ate the"),
 ]
 PARIS = "The capital of France is"
 MILK = 5  # " milk", the first time
@@ -159,11 +162,6 @@ def _half_losses(text, logits, half=HALF):
     return loss[rows[0] - half:rows[0] - 1].mean(), loss[rows[0]:rows[-1]].mean()
 
 
-def copying_loss(texts, removed=(), replacement=None, half=HALF):
-    """The mean loss (−log p, in nats) on the second half's words, each predicted from the text before it."""
-    return losses(texts, removed, replacement, half)[1]
-
-
 def probability(text, token, removed=(), replacement=None):
     """The probability that `token` (" milk") comes next after `text`, with `removed` heads removed."""
     (token_id,) = smollm.tokenize(token)[1]
@@ -212,9 +210,10 @@ def direct_path_ranks(texts, heads, half=HALF):
 
     At every row of the second half of the repeated `texts` that predicts a word
     seen before (the 2nd to 12th word again), take what the head adds there, put
-    it through W_O, the final RMSNorm's gain and the output matrix, skipping every
-    later layer, and rank the word to copy among all 49,152 tokens by how much
-    that raises its score (1: raised most; 49,152: lowered most).
+    it through W_O, the final RMSNorm's gain and the embedding table (the model's
+    output matrix), skipping every later layer, and rank the word to copy among
+    all 49,152 tokens by how much that raises its score (1: raised most;
+    49,152: lowered most).
     """
     rows, _ = _positions(half)
     rows = rows[:-1]  # the last row predicts no word of the text
@@ -232,12 +231,6 @@ def direct_path_ranks(texts, heads, half=HALF):
                 mine = scores[np.arange(len(rows)), to_copy]
                 ranks[(layer, head)].extend(np.sum(scores > mine[:, None], axis=1) + 1)
     return np.array([ranks[head] for head in heads])
-
-
-def scaled_scores(text, layer, head):
-    """One head's scores q·k / √64 for `text`, before the mask: (n, n)."""
-    q, k = query_and_keys(text, layer, head)
-    return q @ k.T / np.sqrt(smollm.D_HEAD)
 
 
 def value_lengths(text, layer):
@@ -330,13 +323,8 @@ def random_heads(k, seed, avoid=()):
     return [pool[i] for i in sorted(picked)]
 
 
-def natural_loss(removed=(), replacement=None):
-    """The mean loss (nats) of predicting every token of NATURAL from the tokens before it."""
-    _, _, _, logits = smollm.run(NATURAL, removed, replacement)
-    return _natural_loss(logits)
-
-
 def _natural_loss(logits):
+    """The mean loss (nats) of predicting every token of NATURAL from the tokens before it, given its logits."""
     ids = smollm.tokenize(NATURAL)[1]
     p = softmax(logits[:-1], axis=-1)
     return float(-np.log(p[np.arange(len(ids) - 1), ids[1:]]).mean())
