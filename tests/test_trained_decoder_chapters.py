@@ -163,9 +163,10 @@ def test_rope_alone_makes_the_score_depend_on_the_offset():
 def test_the_models_rows_do_know_their_position():
     """The page says the rows learn where they are in other ways: a probe finds it (Haviv et al. 2022)."""
     texts = sh.unrepeated_texts()
-    x = np.concatenate([smollm.run(t)[1][20] for t in texts])  # layer 20's rows, (4 * 26, 576)
+    x = np.concatenate([smollm.run(t)[1][20] for t in texts])  # layer 20's rows, (tokens of all texts, 576)
     positions = np.concatenate([np.arange(len(smollm.tokenize(t)[0])) for t in texts])
-    train, test = slice(0, 78), slice(78, None)  # three texts to fit, one to test
+    fitted = len(positions) - len(smollm.tokenize(texts[-1])[0])
+    train, test = slice(0, fitted), slice(fitted, None)  # the first texts to fit, the last to test
     features = np.c_[x, np.ones(len(x))]
     w = np.linalg.solve(features[train].T @ features[train] + 10 * np.eye(features.shape[1]),
                         features[train].T @ positions[train])
