@@ -148,25 +148,26 @@ def losses(texts, removed=(), replacement=None, half=HALF):
     of the second half from the text before it, over `texts`: (first, second). In the first
     half nothing can be copied; in the second, every word can."""
     runs = smollm.run_batch(texts, [removed] * len(texts), replacement)
-    found = np.array([_half_losses(text, logits, half) for text, (_, _, _, logits) in zip(texts, runs)])
+    found = np.array([_half_losses(text, run, half) for text, run in zip(texts, runs)])
     return tuple(float(x) for x in found.mean(axis=0))
 
 
-def _half_losses(text, logits, half=HALF):
-    """For one repeated text and its logits: the mean loss on its first half's words and on its second's."""
+def _half_losses(text, run, half=HALF):
+    """For one repeated text and its run: the mean loss on its first half's words and on its second's."""
     rows, _ = _positions(half)
     ids = smollm.tokenize(text)[1]
-    p = softmax(logits[:-1], axis=-1)  # row i predicts token i + 1
-    loss = -np.log(p[np.arange(len(ids) - 1), ids[1:]])
-    # predicting the 2nd to 12th word, then the 2nd to 12th word again
-    return loss[rows[0] - half:rows[0] - 1].mean(), loss[rows[0]:rows[-1]].mean()
+    # Row i predicts token i + 1: the rows predicting the 2nd to 12th word, then the 2nd to 12th word again.
+    first, second = np.arange(rows[0] - half, rows[0] - 1), np.arange(rows[0], rows[-1])
+    read = np.concatenate([first, second])
+    p = softmax(run.logits_at(read), axis=-1)  # only the rows read
+    loss = -np.log(p[np.arange(len(read)), ids[read + 1]])
+    return loss[:len(first)].mean(), loss[len(first):].mean()
 
 
 def probability(text, token, removed=(), replacement=None):
     """The probability that `token` (" milk") comes next after `text`, with `removed` heads removed."""
     (token_id,) = smollm.tokenize(token)[1]
-    _, _, _, logits = smollm.run(text, removed, replacement)
-    return float(softmax(logits[-1])[token_id])
+    return float(softmax(smollm.next_token_logits(text, removed, replacement))[token_id])
 
 
 def head_means(texts):
@@ -383,7 +384,7 @@ def _removals(draws):
         on_natural = smollm.run_batch([NATURAL] * len(mine), mine, instead)
         for i, heads in enumerate(mine):
             runs = on_held[i * len(held):(i + 1) * len(held)]
-            copying = np.mean([_half_losses(t, logits)[1] for t, (_, _, _, logits) in zip(held, runs)])
+            copying = np.mean([_half_losses(t, run)[1] for t, run in zip(held, runs)])
             score = np.mean([weights[layer, head, rows, targets].mean() for _, _, weights, _ in runs])
             found[how, tuple(heads)] = (float(copying), None if (layer, head) in heads else float(score),
                                         _natural_loss(on_natural[i][3]))
@@ -414,7 +415,7 @@ def _sentence_removals(draws):
     words = [smollm.tokenize(word)[1][0] for _, word, _ in triples] + [smollm.tokenize(" milk")[1][0]]
 
     def last_row_p(runs):  # p(word) at the last row of each run
-        return tuple(float(softmax(logits[-1])[j]) for j, (*_, logits) in zip(words, runs))
+        return tuple(float(softmax(run.logits_at(-1))[j]) for j, run in zip(words, runs))
 
     alone = smollm.run_batch([text[text.index(". ") + 2:] for text, _, _ in triples])  # five tokens each
     mentions = smollm.run_batch([mention for _, _, mention in triples[1:]])  # eleven tokens each
