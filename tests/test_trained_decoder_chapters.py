@@ -134,7 +134,7 @@ def test_the_four_strongest_induction_heads_help_the_later_ones_find_where_to_co
     intact = sh.induction_scores(sh.held_out_texts())
     without = sh.induction_scores(sh.held_out_texts(), removed=sh.induction_heads())
     fell = [h for h in later if without[h] < intact[h]]
-    assert len(later) == 10 and len(fell) == 9  # "nine of the ten find the token to copy less often"
+    assert len(later) == 10 and len(fell) == 9  # "nine of the ten put less weight on the token to copy"
     assert [h for h in later if h not in fell] == [(18, 7)]  # "one, layer 18, head 7, rises"
     assert all(h[0] > 17 for h in later)  # "all in later layers"
     assert without[23, 2] < intact[23, 2] / 2
