@@ -14,11 +14,11 @@ var files = {};  // address -> Promise of its bytes (or text): each fetched once
 // ---- Downloads, with their progress ----
 
 function fetched(url, kind, progress) {
+  var name = url.split("/").pop();
   if (!files[url]) {
     files[url] = fetch(url).then(function (response) {
-      if (!response.ok) throw {code: "download", detail: url.split("/").pop() + ": HTTP " + response.status};
-      if (kind === "json") return response.json();
-      if (kind === "text") return response.text();
+      if (!response.ok) throw {code: "download", detail: name + ": HTTP " + response.status};
+      if (kind) return response[kind]();  // "json", "text"
       var reader = response.body.getReader(), parts = [], size = 0;
       return (function next() {
         return reader.read().then(function (chunk) {
@@ -35,7 +35,7 @@ function fetched(url, kind, progress) {
       })();
     }).catch(function (error) {
       delete files[url];  // a retry fetches it again
-      throw error.code ? error : {code: "download", detail: url.split("/").pop() + ": " + error.message};
+      throw error.code ? error : {code: "download", detail: name + ": " + error.message};
     });
   }
   return files[url];
@@ -46,13 +46,8 @@ function fetched(url, kind, progress) {
 
 var CONTROL = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/u, SPACE = /\p{White_Space}/u, MARK = /\p{Mn}/gu;
 var PUNCTUATION = /^[!-\/:-@\[-`{-~]$|^\p{P}$/u;  // ASCII punctuation and symbols, and Unicode's P*
-var CJK = [[0x4e00, 0x9fff], [0x3400, 0x4dbf], [0x20000, 0x2a6df], [0x2a700, 0x2b73f], [0x2b740, 0x2b81f],
-  [0x2b920, 0x2ceaf], [0xf900, 0xfaff], [0x2f800, 0x2fa1f]];  // BERT's "Chinese characters"
-
-function isCJK(c) {
-  var p = c.codePointAt(0);
-  return CJK.some(function (range) { return p >= range[0] && p <= range[1]; });
-}
+// BERT's "Chinese characters", as the tokenizers library lists them
+var CJK = /[\u4e00-\u9fff\u3400-\u4dbf\u{20000}-\u{2a6df}\u{2a700}-\u{2b73f}\u{2b740}-\u{2b81f}\u{2b920}-\u{2ceaf}\uf900-\ufaff\u{2f800}-\u{2fa1f}]/u;
 
 // Clean (drop control characters, any space becomes " "), space out CJK characters, strip
 // accents (NFD, then no nonspacing marks), lower-case one character at a time.
@@ -61,7 +56,7 @@ function normalize(text) {
   for (var c of text) {
     var tab = c === "\t" || c === "\n" || c === "\r";
     if (c === "\0" || c === "\ufffd" || (CONTROL.test(c) && !tab)) continue;
-    out += tab || SPACE.test(c) ? " " : isCJK(c) ? " " + c + " " : c;
+    out += tab || SPACE.test(c) ? " " : CJK.test(c) ? " " + c + " " : c;
   }
   return Array.from(out.normalize("NFD").replace(MARK, ""), function (c) { return c.toLowerCase(); }).join("");
 }
@@ -157,6 +152,11 @@ function erf(x) {
 
 function gelu(x) { return 0.5 * x * (1 + erf(x / Math.SQRT2)); }
 
+function added(a, b) {  // a + b, in a
+  for (var i = 0; i < a.length; i++) a[i] += b[i];
+  return a;
+}
+
 // Every head's attention weights (layers × heads × n × n, flat) and each layer's queries and keys.
 function forward(ids, m, buffers, rows) {
   var n = ids.length, d = m.d_model, heads = m.heads, dh = d / heads, L = m.layers;
@@ -171,10 +171,9 @@ function forward(ids, m, buffers, rows) {
   layerNorm(x, n, T("norm.weight"), T("norm.bias"), m.eps);
   var weights = new Float64Array(L * heads * n * n), qs = [], ks = [];
   for (var l = 0; l < L; l++) {
-    var P = function (name) { return T(l + "." + name); };
-    var q = linear(x, n, P("attention.self.query.weight"), P("attention.self.query.bias"));
-    var k = linear(x, n, P("attention.self.key.weight"), P("attention.self.key.bias"));
-    var v = linear(x, n, P("attention.self.value.weight"), P("attention.self.value.bias"));
+    var dense = function (x, name) { return linear(x, n, T(l + "." + name + ".weight"), T(l + "." + name + ".bias")); };
+    var norm = function (x, name) { return layerNorm(x, n, T(l + "." + name + ".weight"), T(l + "." + name + ".bias"), m.eps); };
+    var q = dense(x, "attention.self.query"), k = dense(x, "attention.self.key"), v = dense(x, "attention.self.value");
     var z = new Float64Array(n * d);
     for (var h = 0; h < heads; h++) {
       for (var i = 0; i < n; i++) {
@@ -192,14 +191,8 @@ function forward(ids, m, buffers, rows) {
         }
       }
     }
-    var out = linear(z, n, P("attention.output.dense.weight"), P("attention.output.dense.bias"));
-    for (i = 0; i < n * d; i++) out[i] += x[i];
-    x = layerNorm(out, n, P("attention.output.LayerNorm.weight"), P("attention.output.LayerNorm.bias"), m.eps);
-    var hidden = linear(x, n, P("intermediate.dense.weight"), P("intermediate.dense.bias"));
-    for (i = 0; i < hidden.length; i++) hidden[i] = gelu(hidden[i]);
-    var ffn = linear(hidden, n, P("output.dense.weight"), P("output.dense.bias"));
-    for (i = 0; i < n * d; i++) ffn[i] += x[i];
-    x = layerNorm(ffn, n, P("output.LayerNorm.weight"), P("output.LayerNorm.bias"), m.eps);
+    x = norm(added(dense(z, "attention.output.dense"), x), "attention.output.LayerNorm");  // post-norm residuals
+    x = norm(added(dense(dense(x, "intermediate.dense").map(gelu), "output.dense"), x), "output.LayerNorm");
     qs.push(q);
     ks.push(k);
   }
@@ -225,7 +218,7 @@ function run(job, say) {
       wanted.forEach(function (f) { if (!files[f[0]]) total += f[1]; });
       say({progress: [0, total]});
       return Promise.all(wanted.map(function (f) {
-        return fetched(f[0], "bytes", function (bytes) { loaded += bytes; say({progress: [loaded, total]}); });
+        return fetched(f[0], "", function (bytes) { loaded += bytes; say({progress: [loaded, total]}); });
       })).then(function (buffers) {
         say({computing: true});
         var started = Date.now();
@@ -248,8 +241,7 @@ onmessage = function (event) {
   var job = event.data;
   run(job, function (message) { message.id = job.id; postMessage(message); }).then(function (result) {
     result.id = job.id;
-    postMessage(result, result.weights ? [result.weights.buffer].concat(result.q.map(function (a) { return a.buffer; }),
-      result.k.map(function (a) { return a.buffer; })) : []);
+    postMessage(result, result.weights ? [result.weights].concat(result.q, result.k).map(function (a) { return a.buffer; }) : []);
   }, function (error) {
     postMessage({id: job.id, error: error.code ? error : {code: "failed", detail: String(error && error.message || error)}});
   });
