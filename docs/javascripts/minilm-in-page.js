@@ -21,7 +21,7 @@
       download: "The model's files could not be downloaded ({detail}).", failed: "The model could not run ({detail}).",
       retry: "Try again", tokens: "Tokens: ", progress: "Download",
       mosaic: "All 72 heads, a row per layer: choose one to draw it below. Outlined in orange: the heads the chapter names.",
-      heads: "All 72 heads", layer: "Layer", head: "Head", name: "Layer {l}, head {h}", named: "{name}, named in the chapter: {p}",
+      layer: "Layer", head: "Head", name: "Layer {l}, head {h}", named: "{name}, named in the chapter: {p}",
       title: "{name}: attention weights", numbers: "Numbers in this figure", corner: "query / key",
       caption: "{title}. Rows are queries, columns keys. Point at, tap or tab to a cell: q · k, ÷ √32, softmax.",
       list: "The heads the chapter names, on your sentence:",
@@ -29,12 +29,12 @@
         "determiner → noun": "a determiner's noun", "verb → object": "a verb's object"},
       shows: "the pattern shows.", absent: "the pattern does not show here.",
       neighbour: "{head} ({pattern}): each token gives the token {side} it {w} of its row on average; {verdict}",
-      before: "before", after: "after", few: "{head} ({pattern}): needs two tokens between [CLS] and [SEP].",
+      before: "before", after: "after", few: "{head} ({pattern}): too few words to tell.",
       determiners: "{head} ({pattern}): {pairs}. {verdict}", pair: "“{a}” → “{b}” ({w})", and: ", ",
       ahead: "Each determiner gives the most to a word after it: its noun?", notAhead: "Not every determiner looks ahead.",
       none: "{head} ({pattern}): no determiner (the, a, an, this, that, these, those) here.",
-      link: "{head} ({pattern}): its strongest link between two words here is {pair} (in the chapter it paired " +
-        "particular words, not verbs and objects)."
+      link: "{head} ({pattern}): here its strongest link between two words is {pair}; the chapter found it pairs particular " +
+        "words, not verbs and objects."
     },
     zh: {
       loading: "正在下载模型（{total} MB，只需一次）……", computing: "正在运行模型……",
@@ -42,31 +42,39 @@
       long: "这段文字连同 [CLS] 和 [SEP] 共有 {n} 个词元；本页最多只运行 {max} 个。",
       download: "模型文件下载失败（{detail}）。", failed: "模型没能运行（{detail}）。",
       retry: "重试", tokens: "词元：", progress: "下载进度",
-      mosaic: "全部 72 个头，每行一层：选一个头，下面就画出它。橙色框：本章点名的头。",
-      heads: "全部 72 个头", layer: "层", head: "头", name: "第 {l} 层的头 {h}", named: "{name}，本章点名：{p}",
+      mosaic: "全部 72 个头，每行一层：选一个，下面画出它。橙色框：本章点名的头。",
+      layer: "层", head: "头", name: "第 {l} 层的头 {h}", named: "{name}，本章点名：{p}",
       title: "{name}：注意力权重", numbers: "图中的数字", corner: "查询 / 键",
-      caption: "{title}。行是查询词元，列是键词元。指向、点按某一格或用 Tab 键移到图上：q · k、除以 √32、softmax。",
+      caption: "{title}。行是查询词元，列是键词元。指向、点按或用 Tab 键选一格：q · k、除以 √32、softmax。",
       list: "本章点名的几个头，在你的句子上：",
       patterns: {"previous word": "前一个词元", "next word": "后一个词元",
         "determiner → noun": "限定词所限定的名词", "verb → object": "动词的宾语"},
       shows: "这个模式出现了。", absent: "这个模式在这里没有出现。",
       neighbour: "{head}（{pattern}）：每个词元平均把自己那一行的 {w} 给了{side}的词元；{verdict}",
-      before: "前面", after: "后面", few: "{head}（{pattern}）：[CLS] 和 [SEP] 之间至少要有两个词元。",
+      before: "前面", after: "后面", few: "{head}（{pattern}）：词太少，看不出来。",
       determiners: "{head}（{pattern}）：{pairs}。{verdict}", pair: "“{a}” → “{b}”（{w}）", and: "；",
       ahead: "每个限定词都把最多的权重给了后面的某个词：是它的名词吗？", notAhead: "并非每个限定词都看向后面。",
       none: "{head}（{pattern}）：这里没有限定词（the、a、an、this、that、these、those）。",
-      link: "{head}（{pattern}）：它在两个词之间最强的连接是 {pair}（本章发现它配对的是特定的词，不是动词和宾语）。"
+      link: "{head}（{pattern}）：这里它在两个词之间最强的连接是 {pair}；本章发现它配对的是词，不是动词和宾语。"
     }
   };
   var DETERMINERS = ["the", "a", "an", "this", "that", "these", "those"];
   var GREENS = ["f7fcf5", "e5f5e0", "c7e9c0", "a1d99b", "74c476", "41ab5d", "238b45", "006d2c", "00441b"].map(function (hex) {
     return [0, 2, 4].map(function (c) { return parseInt(hex.substr(c, 2), 16); });
-  });  // matplotlib's Greens, the site's scale for weights
+  }), SCALE = [];  // matplotlib's Greens, the site's scale for weights, in 256 colours as matplotlib samples it
+  for (var v = 0; v < 256; v++) {
+    var at = v / 255 * 8, k = Math.min(7, Math.floor(at)), rgb = GREENS[k].map(function (a, c) {
+      return Math.round(a + (GREENS[k + 1][c] - a) * (at - k));
+    });
+    rgb.ink = 0.2126 * Math.pow(rgb[0] / 255, 2.2) + 0.7152 * Math.pow(rgb[1] / 255, 2.2) + 0.0722 * Math.pow(rgb[2] / 255, 2.2) > 0.2 ?
+      "black" : "white";  // the number's colour on it, as plotting.py chooses it
+    SCALE.push(rgb);
+  }
   var t = TEXT[document.documentElement.lang.indexOf("zh") === 0 ? "zh" : "en"];
   var here = document.currentScript.src, panel = document.querySelector(".minilm-panel");
   var form = panel.querySelector("form"), input = form.querySelector("input"), button = form.querySelector("button");
   var status = form.querySelector("[role=status]"), bar = el("progress"), out = el("div", "", "", panel);
-  var worker = null, jobs = {}, next = 0, shown = null, grids = null;
+  var worker = null, jobs = {}, next = 0, shown = null;
   bar.hidden = true;
   bar.setAttribute("aria-label", t.progress);
   form.insertBefore(bar, status);
@@ -158,22 +166,20 @@
   }
 
   function show(r) {
-    var n = r.tokens.length, L = r.q.length, H = r.weights.length / (L * n * n), patterns = Object.keys(r.named), l, h;
+    var n = r.tokens.length, L = r.q.length, H = r.weights.length / (L * n * n), patterns = Object.keys(r.named), h;
     shown = {r: r, n: n, H: H, named: {}};
     patterns.forEach(function (pattern) { shown.named[r.named[pattern]] = pattern; });
     var line = el("p", "minilm-panel__tokens", t.tokens, out);
     r.tokens.forEach(function (token) { el("code", "", token, line).after(" "); });
     el("p", "", t.mosaic, out);
     var mosaic = el("div", "minilm-mosaic", "", out);
-    mosaic.setAttribute("role", "group");
-    mosaic.setAttribute("aria-label", t.heads);
-    for (l = -1; l < L; l++) {
-      el("span", "", l < 0 ? "" : l, mosaic).setAttribute("aria-hidden", "true");
-      for (h = 0; h < H; h++) {
-        if (l < 0) el("span", "", h, mosaic).setAttribute("aria-hidden", "true");
-        else mosaic.appendChild(thumbnail(l, h));
-      }
-    }
+    for (h = -1; h < H; h++) el("span", "", h < 0 ? "" : h, mosaic).setAttribute("aria-hidden", "true");
+    setTimeout(function layer(l) {  // one layer per task, after the first heatmap: the page never waits long
+      if (l === L || shown.r !== r) return;
+      el("span", "", l, mosaic).setAttribute("aria-hidden", "true");
+      for (var h = 0; h < H; h++) mosaic.appendChild(thumbnail(l, h));
+      setTimeout(layer, 0, l + 1);
+    }, 0, 0);
     var chooser = el("div", "minilm-chooser", "", out);
     shown.selects = [[t.layer, L], [t.head, H]].map(function (spec) {
       var label = el("label", "", spec[0] + " ", chooser), select = el("select", "", "", label);
@@ -190,22 +196,27 @@
 
   function weight(l, h, i, j) { return shown.r.weights[((l * shown.H + h) * shown.n + i) * shown.n + j]; }
 
-  function colour(x) {  // [r, g, b] of a weight from 0 to 1
-    var at = Math.max(0, Math.min(1, x)) * 8, k = Math.min(7, Math.floor(at));
-    return GREENS[k].map(function (a, c) { return Math.round(a + (GREENS[k + 1][c] - a) * (at - k)); });
+  function colour(x) { return SCALE[Math.max(0, Math.min(255, Math.floor(x * 256)))]; }  // [r, g, b] of a weight
+
+  function picture(l, h) {  // a head's weights, one pixel a cell
+    var n = shown.n, canvas = el("canvas"), context = canvas.getContext("2d"), image = context.createImageData(n, n);
+    canvas.width = canvas.height = n;
+    for (var p = 0; p < n * n; p++) {
+      var c = colour(weight(l, h, Math.floor(p / n), p % n));
+      image.data[4 * p] = c[0]; image.data[4 * p + 1] = c[1]; image.data[4 * p + 2] = c[2]; image.data[4 * p + 3] = 255;
+    }
+    context.putImageData(image, 0, 0);
+    return canvas;
   }
 
   function thumbnail(l, h) {
-    var n = shown.n, b = el("button", "minilm-mosaic__cell"), canvas = el("canvas", "", "", b), pattern = shown.named[[l, h]];
-    var name = fill(t.name, {l: l, h: h}), context = canvas.getContext("2d"), image = context.createImageData(n, n);
+    var b = el("button", "minilm-mosaic__cell"), pattern = shown.named[[l, h]], name = fill(t.name, {l: l, h: h});
+    b.appendChild(picture(l, h));
     b.type = "button";
     b.dataset.head = l + "," + h;
     b.setAttribute("aria-label", pattern ? fill(t.named, {name: name, p: t.patterns[pattern] || pattern}) : name);
-    b.setAttribute("aria-pressed", "false");
+    b.setAttribute("aria-pressed", String(shown.chosen === b.dataset.head));
     b.classList.toggle("is-named", !!pattern);
-    canvas.width = canvas.height = n;
-    for (var p = 0; p < n * n; p++) image.data.set(colour(weight(l, h, Math.floor(p / n), p % n)).concat(255), p * 4);
-    context.putImageData(image, 0, 0);
     b.addEventListener("click", function () { choose(l, h); });
     return b;
   }
@@ -214,8 +225,9 @@
   function choose(l, h) {
     shown.selects[0].value = l;
     shown.selects[1].value = h;
+    shown.chosen = l + "," + h;
     out.querySelectorAll(".minilm-mosaic__cell").forEach(function (b) {
-      b.setAttribute("aria-pressed", String(b.dataset.head === l + "," + h));
+      b.setAttribute("aria-pressed", String(b.dataset.head === shown.chosen));
     });
     var r = shown.r, n = shown.n, tokens = r.tokens, d = r.q[l].length / n, dh = d / shown.H, values = [], scores = [];
     var part = function (rows, i) { return Array.from(rows.subarray(i * d + h * dh, i * d + (h + 1) * dh)); };
@@ -223,6 +235,8 @@
     var title = fill(t.title, {name: fill(t.name, {l: l, h: h})}), cell = 22, font = 11, svg = [];
     var pad = 8 + Math.ceil(font * 0.62 * Math.max.apply(null, tokens.map(function (s) { return Array.from(s).length; })));
     var size = pad + n * cell + 2;
+    svg.push('<image href="' + picture(l, h).toDataURL() + '" x="' + pad + '" y="' + pad + '" width="' + n * cell + '" height="' +
+      n * cell + '" preserveAspectRatio="none" style="image-rendering:pixelated"/>');  // the cells
     tokens.forEach(function (token, i) {
       var y = pad + i * cell, mid = y + cell / 2;
       values.push([]);
@@ -230,14 +244,12 @@
       svg.push('<text x="' + (pad - 4) + '" y="' + mid + '" text-anchor="end">' + escape(token) + "</text>",
         '<text transform="translate(' + mid + " " + (pad - 4) + ') rotate(-90)">' + escape(token) + "</text>");
       for (var j = 0; j < n; j++) {
-        var w = weight(l, h, i, j), c = colour(w), x = pad + j * cell;
+        var w = weight(l, h, i, j);
         values[i].push(w);
         scores[i].push(q[i].reduce(function (sum, a, m) { return sum + a * k[j][m]; }, 0));  // as the worker summed
-        svg.push('<rect x="' + x + '" y="' + y + '" width="' + cell + '" height="' + cell + '" fill="rgb(' + c + ')"/>');
-        if (n <= 12) {  // the number in the cell, where it fits (black or white, as plotting.py's); the table has all
-          var light = c.reduce(function (sum, v, m) { return sum + [0.2126, 0.7152, 0.0722][m] * Math.pow(v / 255, 2.2); }, 0) > 0.2;
-          svg.push('<text class="minilm-head__number" x="' + (x + cell / 2) + '" y="' + mid + '" text-anchor="middle" fill="' +
-            (light ? "black" : "white") + '">' + two(w) + "</text>");
+        if (n <= 12) {  // the number in the cell, where it fits; the table has them all
+          svg.push('<text class="minilm-head__number" x="' + (pad + j * cell + cell / 2) + '" y="' + mid +
+            '" text-anchor="middle" fill="' + colour(w).ink + '">' + two(w) + "</text>");
         }
       }
     });
@@ -257,7 +269,7 @@
     numbers.addEventListener("toggle", function () {  // the table, made when first opened
       if (numbers.querySelector("table")) return;
       var cells = function (list, tag) { return list.map(function (x) { return "<" + tag + ">" + escape(x) + "</" + tag + ">"; }).join(""); };
-      el("table", "", "", numbers).innerHTML = "<caption>" + escape(title) + '</caption><thead><tr><td class="figure-numbers__corner">' +
+      el("table", "", "", numbers).innerHTML = "<caption>" + title + '</caption><thead><tr><td class="figure-numbers__corner">' +
         t.corner + "</td>" + tokens.map(function (x) { return '<th scope="col">' + escape(x) + "</th>"; }).join("") + "</tr></thead><tbody>" +
         values.map(function (row, i) {
           return '<tr><th scope="row">' + escape(tokens[i]) + "</th>" + cells(row.map(two), "td") + "</tr>";
@@ -266,11 +278,7 @@
     });
     shown.figure.textContent = "";
     shown.figure.appendChild(figure);
-    grids = grids || (window.cellGrids ? Promise.resolve() : new Promise(function (resolve) {
-      el("script", "", "", document.head).onload = resolve;  // cell-grids.js: a notebook page does not have it
-      document.head.lastChild.src = here.replace(/[^\/]*$/, "cell-grids.js");
-    }));
-    grids.then(function () { window.cellGrids.lay(svg); });
+    if (window.cellGrids) window.cellGrids.lay(svg);  // the chapter has them for its figures (its notebook page does not)
   }
 
   // ---- Whether each named head's pattern shows on this sentence ----
