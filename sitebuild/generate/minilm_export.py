@@ -15,11 +15,11 @@ they fetch, from the hash-checked model.safetensors that snippets/minilm.py read
 
 Every name carries a hash of the content (the word table's folder, of the whole table), so
 a browser may keep the files for good. Matrices are int16 with one float32 scale per row
-(row r is scale[r] × its int16 numbers): two bytes a number like fp16, but three times
-closer to NumPy's attention weights (at most about 3e-4 against 1.2e-3 for fp16 on long
-sentences; tests/test_minilm_in_page.py holds the page to 1e-3). Vectors (biases,
-LayerNorm) stay float32: in fp16 they alone moved the weights by 1e-3. Little-endian, as
-every browser's typed arrays read them.
+(row r is scale[r] × its int16 numbers): two bytes a number like fp16, but about four
+times closer to NumPy's attention weights (at most 4.2e-4 against 1.6e-3 for fp16 on the
+sentences tests/test_minilm_in_page.py tries; it holds the page to 1e-3). Vectors
+(biases, LayerNorm) stay float32: in fp16 they alone moved the weights by 1e-3.
+Little-endian, as every browser's typed arrays read them.
 
 The export is made once and kept in .cache/minilm-in-page/<key>/, the key a hash of what
 makes it (this file, snippets/minilm.py and the modules it uses, the weights' published
@@ -126,8 +126,10 @@ def _link_or_copy(source, target):
 
 
 def forget():
-    """The end of a build: the next one starts afresh (and sees an edited snippet)."""
-    _state["future"] = None
+    """The end of a build: the next one looks again (and sees an edited snippet), unless the export is
+    still being made (under the live server, which does not wait): then it waits for that one."""
+    if _state["future"] is not None and _state["future"].done():
+        _state["future"] = None
 
 
 # ---- The export itself (in a worker process) ----
@@ -146,6 +148,9 @@ def export(folder):
     (work / DONE).write_text(json.dumps(info), encoding="utf-8")
     shutil.rmtree(folder, ignore_errors=True)
     work.replace(folder)
+    for other in folder.parent.iterdir():  # an export made from other sources (45 MB each) is not needed again
+        if other != folder and (other / DONE).is_file():
+            shutil.rmtree(other, ignore_errors=True)
     return str(folder)
 
 
