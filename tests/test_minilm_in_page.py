@@ -339,6 +339,9 @@ def test_the_panel_shows_every_head_and_explains_every_cell(page, served_site, l
     page.locator("label[title='Switch to dark mode']:visible").first.click()
     page.wait_for_selector("body[data-md-color-scheme='slate']")
     assert accessibility_problems(page, "dark", check_structure=False) == []
+    page.set_viewport_size({"width": 360, "height": 740})  # a phone: the panel scrolls inside itself, never the page
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+    assert accessibility_problems(page, "dark", contrast=False) == []
 
 
 def test_a_chinese_sentence_is_one_token_per_character(page, served_site):
