@@ -159,7 +159,7 @@
       button.disabled = false;
       bar.hidden = true;
       status.textContent = error.message + " ";
-      var again = el("button", "md-button", t.retry, status);
+      var again = el("button", "minilm-panel__run", t.retry, status);
       again.type = "button";
       again.addEventListener("click", run);
     });
