@@ -160,6 +160,34 @@ def test_the_export_refuses_a_tokenizer_the_page_does_not_implement():
         minilm_export._ends({"post_processor": {"single": template[1:]}})
 
 
+# ---- The panel's markup ----
+
+PAGE = ('<html><body><p>Before</p>' + minilm_panel.MARKER + '<p>After</p>'
+        '<script src="../../assets/javascripts/bundle.0123abcd.min.js"></script></body></html>')
+
+
+def test_the_panel_points_at_the_export_from_the_pages_folder():
+    asked = []
+    html = minilm_panel.in_page(PAGE, "zh", lambda: asked.append(1) or
+                                {"manifest": "model.0a1b2c3d4e.json", "bytes": 21_730_209, "sentence": "The <b>cat</b>"})
+    assert asked == [1] and minilm_panel.MARKER not in html
+    assert 'data-model="../../minilm/model.0a1b2c3d4e.json" data-script="../../javascripts/minilm-in-page.js"' in html
+    assert "约 22 MB" in html and 'value="The &lt;b&gt;cat&lt;/b&gt;"' in html and "<form " in html and " hidden>" in html
+    assert html.index("<script>(function") > html.index("</noscript></div>")  # the loader right after the panel
+    assert "// " not in html[html.index("<script>(function"):]  # without its comments
+
+
+def test_a_page_without_the_marker_is_left_alone_and_waits_for_nothing():
+    page = PAGE.replace(minilm_panel.MARKER, "")
+    assert minilm_panel.in_page(page, "en", lambda: pytest.fail("waited for the export")) == page
+
+
+def test_under_the_live_server_the_panel_is_a_note_until_the_export_is_made():
+    html = minilm_panel.in_page(PAGE, "en", lambda: None)
+    assert f'<p class="minilm-panel" role="status">{minilm_panel.TEXT["en"]["pending"]}</p>' in html
+    assert "<script>(function" not in html
+
+
 # ---- What the page says ----
 
 def test_the_chapter_states_the_limits_the_code_has():
