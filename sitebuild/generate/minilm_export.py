@@ -22,8 +22,8 @@ sentences tests/test_minilm_in_page.py tries; it holds the page to 1e-3). Vector
 Little-endian, as every browser's typed arrays read them.
 
 The export is made once and kept in .cache/minilm-in-page/<key>/, the key a hash of what
-makes it (this file, snippets/minilm.py and the modules it uses, the weights' published
-SHA-256, tokenizer.json); with `FIGURE_CACHE=off` it goes to a temporary folder. On a miss
+makes it (this file, snippets/minilm_heads.py and the modules it imports, the weights'
+published SHA-256, tokenizer.json); with `FIGURE_CACHE=off` it goes to a temporary folder. On a miss
 a worker process makes it (pool.py) while the pages are built. `start` begins, `exported`
 says where it is (None under the live server while it is being made), `copy_to` puts it
 into the built site at /minilm/.
@@ -40,12 +40,12 @@ from pathlib import Path
 from . import cache as build_cache
 from . import pool as build_pool
 from .errors import GenerationError
-from .figures import SNIPPETS
+from .figures import SNIPPETS, local_imports
 
 FOLDER = "minilm"  # where the site serves the files, below its root
 MAX_TOKENS = 64  # the longest input the page runs, [CLS] and [SEP] included: positions 0-63
 WORD_ROWS = 16  # rows of the word table per file: a sentence's rows are about 80 KiB
-SOURCES = ("minilm.py", "minilm_heads.py", "attention.py")  # the modules of snippets/ it runs
+RUNS = SNIPPETS / "minilm_heads.py"  # what the export runs (for the named heads), with the modules it imports
 DONE = "exported.json"  # written last: the export in its folder is complete
 # What the page's tokenizer implements (docs/javascripts/minilm-worker.js): BERT's basic rules.
 TOKENIZER = {"normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
@@ -59,8 +59,8 @@ def cache_key():
     """A hash of what makes the export: this file, the snippets it runs, the weights' SHA-256, tokenizer.json."""
     minilm = _minilm()
     digest = hashlib.sha256(Path(__file__).read_bytes() + minilm.WEIGHTS_SHA256.encode())
-    for name in SOURCES:
-        digest.update(name.encode() + b"\0" + (SNIPPETS / name).read_bytes())
+    for path in [RUNS, *local_imports(RUNS)]:  # minilm_heads.py, minilm.py, attention.py, ...
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     digest.update((minilm.model_dir() / "tokenizer.json").read_bytes())
     return digest.hexdigest()[:16]
 
