@@ -18,7 +18,7 @@
   };
   var SVG = "http://www.w3.org/2000/svg";
   var ARROWS = [["drank", "#f76707", ""], ["cat", "#1c7ed6", "6 4"], ["black", "currentColor", "2 3"]];
-  var QUERY = "#be4bdb", R = 95, CX = 100, CY = 105;  // the arrows' square: centre and reach in pixels
+  var QUERY = "#be4bdb", R = 95, CX = 100, CY = 105;  // the arrows' square (its axes come with the page): centre, reach
 
   function el(tag, attrs, text) {
     var node = document.createElementNS(SVG, tag);
@@ -52,17 +52,16 @@
     var along = function (v, axis) { return dot(v, meta.plane.map(function (row) { return row[axis]; })); };
     var run = null;
 
-    picture.appendChild(el("path", {d: "M5 " + CY + "H195M" + CX + " 10V200", stroke: "currentColor", "stroke-opacity": "0.3"}));
     var arrows = ARROWS.concat([["q", QUERY, ""]]).map(function (a) {
       var g = picture.appendChild(el("g", {stroke: a[1], fill: a[1], "stroke-width": a[0] === "q" ? 3 : 2}));
       return {line: g.appendChild(el("path", {"stroke-dasharray": a[2], fill: "none"})), head: g.appendChild(el("path", {stroke: "none"})),
-        label: picture.appendChild(el("text", {fill: a[1], "font-size": "12", "text-anchor": "middle"}))};
+        label: picture.appendChild(el("text", {fill: a[1], "font-size": "14", "text-anchor": "middle"}))};
     });
     var bars = meta.words.map(function (word, j) {
       var y = 32 + 28 * j, colour = {drank: "#f76707", cat: "#1c7ed6"}[word] || "currentColor";
-      picture.appendChild(el("text", {x: "252", y: y + 5, "text-anchor": "end", "font-size": "12", fill: "currentColor"}, word));
+      picture.appendChild(el("text", {x: "252", y: y + 5, "text-anchor": "end", "font-size": "15", fill: "currentColor"}, word));
       return {bar: picture.appendChild(el("rect", {x: "258", y: y - 8, height: "16", fill: colour})),
-        value: picture.appendChild(el("text", {y: y + 5, "font-size": "12", fill: "currentColor"}))};
+        value: picture.appendChild(el("text", {y: y + 5, "font-size": "15", fill: "currentColor"}))};
     });
 
     // The vectors drawn at one frame, in the order of `arrows`.

@@ -41,7 +41,8 @@ def controls(text, explorable, figure_id):
             f'<p class="explorable__control"><label for="{slider}">{text["step"]}</label>'
             f'<input type="range" id="{slider}" min="0" max="{last}" step="{explorable["every"]}" value="0">'
             f'<output for="{slider}" class="explorable__value">0</output></p>'
-            f'<svg class="explorable__replay" viewBox="0 0 400 210" aria-hidden="true"></svg>'
+            '<svg class="explorable__replay" viewBox="0 0 400 210" aria-hidden="true">'
+            '<path d="M5 105H195M100 10V200" stroke="currentColor" stroke-opacity="0.3"/></svg>'  # the arrows' axes
             f'<p class="explorable__says" aria-live="polite">{text["start"]}</p></div>')
 
 
