@@ -24,7 +24,7 @@ from .figures import SNIPPETS
 from .notebook_modules import module_cell, needed_modules
 
 DOCS = ROOT / "docs"
-NOT_CHAPTERS = {"index", "glossary"}
+NOT_CHAPTERS = {"index", "going-deeper", "glossary"}  # pages without code or questions of their own
 
 TEXT = {
     "en": {
@@ -43,7 +43,7 @@ TEXT = {
         "figure": "**图：**{caption}",
         "and": "、",
         "intro": (
-            "> 本笔记本就是《注意力为什么有效》中的[{title}]({url})一章，与网页由同一份源文件生成。"
+            "> 本笔记本就是《注意力为什么有效》中的“[{title}]({url})”一章，与网页由同一份源文件生成。"
             "请从上到下依次运行{modules}。"
         ),
         "modules": (
