@@ -55,6 +55,7 @@ import urllib.request
 from pathlib import Path
 
 from conftest import CHROMIUM, CHROMIUM_ARGS, EVERY_FIGURE_DRAWN, free_port, serve_directory
+from sitebuild.generate.notebook_cells import NOT_CHAPTERS  # index, going-deeper, glossary
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache"
@@ -62,7 +63,6 @@ LIGHTHOUSE_VERSION = "12.2.3"  # newer versions need Node 22
 LIGHTHOUSE_PAGES = ["", "zh/", "query-key-scores/", "zh/learning-relevance/", "trained-model/", "zh/trained-model/",
                     "trained-decoder/", "notebooks/learning-relevance/"]
 CHROMIUM_FLAGS = ["--headless=new", *CHROMIUM_ARGS]  # for Lighthouse, which starts Chromium itself
-NOT_CHAPTERS = {"index", "glossary"}
 # The floor: the site's own configuration without hooks and without mkdocs-jupyter.
 FLOOR_CONFIG = """\
 INHERIT: mkdocs.yml

@@ -38,8 +38,7 @@ from conftest import DOCS, ROOT, SNIPPETS, free_port, mkdocs_build, normalise
 from sitebuild.inside_page.figures import DIRECTIVE
 
 # The notebooks run in fresh kernels once (the session fixture `executed`), in one worker
-# (conftest.SHARED_FIXTURES).
-pytestmark = pytest.mark.slow
+# (conftest.SHARED_FIXTURES): the tests that read those runs are slow, as is the live server's.
 
 CHAPTERS = notebook_cells.chapters()
 LANGUAGES = ["en", "zh"]
@@ -107,6 +106,7 @@ def stdout(cell):
 
 # --- The notebooks themselves --------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_notebook_runs_top_to_bottom_in_a_fresh_kernel(executed, case):
     result = executed[case]
@@ -119,6 +119,7 @@ def test_notebook_runs_top_to_bottom_in_a_fresh_kernel(executed, case):
             assert not [o for o in cell.outputs if o.get("name") == "stderr"], stdout(cell)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_notebook_prints_the_numbers_of_the_chapter(executed, case):
     """Every expected-output block of the page is what the same code prints in the notebook."""
@@ -145,6 +146,7 @@ def text_outputs(cell):
     return shown
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_the_site_publishes_what_a_fresh_kernel_prints(executed, built_site, case):
     """The outputs the build computed without a kernel are a kernel's: every cell's text, one image per figure."""
@@ -162,6 +164,7 @@ def test_the_site_publishes_what_a_fresh_kernel_prints(executed, built_site, cas
             assert len([o for o in kernel.outputs if "image/png" in o.get("data", {})]) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_notebook_draws_every_figure_of_the_chapter(executed, case):
     result = executed[case]
@@ -444,6 +447,7 @@ def test_notebook_page_in_the_browser(page, served_site, language):
     assert normalise(copied) == normalise(cell.locator("pre").inner_text())
 
 
+@pytest.mark.slow
 def test_mkdocs_serve_serves_both_languages_and_redraws_an_edited_snippet(tmp_path, built_site):
     """`mkdocs serve` in a copy of the project: both languages and the notebooks are served, and an
     edit to a figure snippet reaches the chapter's figure, its notebook and the notebook page.

@@ -16,8 +16,8 @@
     en: {row: "row", col: "column", masked: "masked: this query may not attend to this key (score −∞, weight 0)",
       softmax: "softmax of row {row}: ", left: "masked keys are left out (weight 0)",
       q: "“", qq: "”", sep: ", ", others: "{n} smaller products"},
-    zh: {row: "行", col: "列", masked: "被遮盖：这个查询不能关注这个键（分数 −∞，权重 0）",
-      softmax: "对 {row} 这一行做 softmax：", left: "被遮盖的键不参与（权重 0）",
+    zh: {row: "行", col: "列", masked: "被掩蔽：这个查询不能关注这个键（分数 −∞，权重 0）",
+      softmax: "对 {row} 这一行做 softmax：", left: "被掩蔽的键不参与（权重 0）",
       q: "“", qq: "”", sep: "，", others: "其余 {n} 个较小的乘积"}
   };
   var SVG = "http://www.w3.org/2000/svg";
