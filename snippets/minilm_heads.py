@@ -11,8 +11,6 @@ tokens, first and last in every input.
     special_share(weights)   # (layers, heads): weight on [CLS] and [SEP]
 """
 
-import functools
-
 import numpy as np
 
 import minilm
@@ -256,13 +254,7 @@ def removals(sentences, draws=5, seed=0):
     `similarity_change` on the documented sentences. The heads: each of
     CHAPTER_HEADS, all five, and `draws` draws of one and of five heads at random.
     Zero puts zeros in a removed head's place; mean, its mean output over `sentences`.
-    Computed once per process for the same arguments (hundreds of forward passes).
     """
-    return dict(_removals(tuple(sentences), draws, seed))
-
-
-@functools.lru_cache(maxsize=4)
-def _removals(sentences, draws, seed):
     mean = minilm.mean_head_outputs(sentences)  # (layers, heads, d_head)
     rng = np.random.default_rng(seed)
     sets = {name: [head] for name, head in CHAPTER_HEADS.items()}
