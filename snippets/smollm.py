@@ -267,12 +267,46 @@ def decoder_layer(x, layer, removed=None, replacement=None):
     return x, weights
 
 
-class Run(NamedTuple):
-    """What `run` gives for one text."""
-    tokens: tuple  # the text's tokens, as they read
-    inputs: np.ndarray  # (n_layers, n, d_model): the residual stream each layer received (layer 0: the embeddings)
-    weights: np.ndarray  # (n_layers, n_heads, n, n): every query head's attention weights, rows queries
-    logits: np.ndarray  # (n, vocabulary): for each position, a score for every token that could come next
+class Run:
+    """What `run` gives for one text: its tokens, the rows each layer received, every head's
+    weights, and the logits, computed from the last layer's rows when they are read.
+
+    It unpacks as a tuple, ``tokens, inputs, weights, logits = run(text)``; `logits_at`
+    computes the scores of a few rows only (those of every position cost a product with the
+    49,152 tokens' embeddings per row).
+    """
+
+    __slots__ = ("tokens", "inputs", "weights", "final", "_logits")
+
+    def __init__(self, tokens, inputs, weights, final):
+        self.tokens = tokens  # the text's tokens, as they read
+        self.inputs = inputs  # (n_layers, n, d_model): the residual stream each layer received (0: embeddings)
+        self.weights = weights  # (n_layers, n_heads, n, n): every query head's attention weights, rows queries
+        self.final = final  # (n, d_model): the last layer's rows after the final RMSNorm
+        self._logits = None
+
+    @property
+    def logits(self):
+        """(n, vocabulary): for each position, a score (logit) for every token that could come next."""
+        if self._logits is None:
+            self._logits = _logits(self.final)
+            self._logits.flags.writeable = False
+        return self._logits
+
+    def logits_at(self, rows):
+        """The logits of `rows` only (an index or a list of them): (vocabulary,) or (len(rows), vocabulary)."""
+        return _logits(self.final[rows])
+
+    def __iter__(self):
+        return iter((self.tokens, self.inputs, self.weights, self.logits))
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        return (lambda: self.tokens, lambda: self.inputs, lambda: self.weights, lambda: self.logits)[index]()
+
+    def __len__(self):
+        return 4
 
 
 # Every forward pass, remembered under what it depends on: this file, the site's modules it runs,
@@ -333,27 +367,35 @@ def run_batch(texts, removed=None, replacement=None):
     found = {key: RUNS.get(key) for key in dict.fromkeys(keys)}
     todo = [i for i, key in enumerate(keys) if found[key] is None and keys.index(key) == i]
     if todo:
-        computed = _forward([encoded[i][1] for i in todo], [removed[i] for i in todo], replacement)
+        # The layers before the first removed head are the intact model's: take them from its runs.
+        start = min((min(layer for layer, _ in removed[i]) if removed[i] else 0) for i in todo)
+        intact = run_batch([texts[i] for i in todo]) if start else None
+        computed = _forward([encoded[i][1] for i in todo], [removed[i] for i in todo], replacement, intact, start)
         for i, arrays in zip(todo, computed):
             found[keys[i]] = RUNS.put(keys[i], arrays)
-    return [Run(tuple(tokens), inputs, weights, _logits(final))
-            for (tokens, _), (inputs, weights, final) in zip(encoded, (found[key] for key in keys))]
+    return [Run(tuple(tokens), *found[key]) for (tokens, _), key in zip(encoded, keys)]
 
 
-def _forward(batch_ids, removed, replacement=None):
+def _forward(batch_ids, removed, replacement=None, intact=None, start=0):
     """The model on a batch of token id sequences of one length: for each, (inputs, weights, final rows).
 
     The final rows are the last layer's output after the final RMSNorm (n, d_model);
-    `_logits` turns the rows a caller reads into scores for every token.
+    `_logits` turns the rows a caller reads into scores for every token. Given the
+    `intact` runs of the same texts, the layers before `start` are taken from them.
     """
     w = tensors()
-    x = w["token_embd.weight"][np.array(batch_ids)]  # (batch, n, d_model), float32 like the weights
     remove = np.zeros((len(batch_ids), N_LAYERS, N_HEADS), dtype=bool)
     for b, pairs in enumerate(removed):
         for layer, head in pairs:
             remove[b, layer, head] = True
-    inputs, layers = [], []
-    for layer in range(N_LAYERS):
+    if start:
+        inputs = [np.stack([found.inputs[layer] for found in intact]) for layer in range(start)]
+        layers = [np.stack([found.weights[layer] for found in intact]) for layer in range(start)]
+        x = np.stack([found.inputs[start] for found in intact])  # (batch, n, d_model)
+    else:
+        inputs, layers = [], []
+        x = w["token_embd.weight"][np.array(batch_ids)]  # (batch, n, d_model), float32 like the weights
+    for layer in range(start, N_LAYERS):
         inputs.append(x)
         x, weights = decoder_layer(x, layer, remove[:, layer] if remove[:, layer].any() else None,
                                    None if replacement is None else replacement[layer])
@@ -370,12 +412,7 @@ def _logits(final):
 
 def next_token_logits(text, removed=(), replacement=None):
     """The scores of every token to come after `text` (its last row only, as `run`'s logits[-1]).  (vocabulary,)"""
-    removed = check_heads(removed, N_LAYERS, N_HEADS)
-    _, ids = tokenize(text)
-    key = RUNS.key(ids, removed, replacement)
-    if RUNS.get(key) is None:
-        run(text, removed, replacement)
-    return _logits(RUNS.get(key)[2][-1])
+    return run(text, removed, replacement).logits_at(-1)
 
 
 def attention_weights(text):

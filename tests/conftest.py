@@ -240,10 +240,11 @@ def pytest_xdist_auto_num_workers(config):
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects: it reads the marks added here
 def pytest_collection_modifyitems(config, items):
-    """A test that opens Chromium (Playwright's `page`) is slow; the slow tests go first, so that no
-    worker ends on one alone (pytest.ini: no reordering)."""
+    """A test that opens Chromium (Playwright's `page`, `context` or `browser`) is slow; the slow tests
+    go first, so that no worker ends on one alone (pytest.ini: no reordering)."""
     for item in items:
-        if "page" in getattr(item, "fixturenames", ()):
+        parameters = getattr(getattr(item, "callspec", None), "params", {})  # a `page` that is a parameter
+        if {"page", "context", "browser"} & (set(getattr(item, "fixturenames", ())) - set(parameters)):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1)
 

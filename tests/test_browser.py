@@ -278,6 +278,45 @@ def test_page_in_the_browser(page, served_site, name, language):
     assert link == page_url(served_site, name, other)
 
 
+# Desktop widths, in CSS px, at which no figure may be cut: Material's text column is 750 px
+# wide at 1024 and 688 px from 1220 (both sidebars shown) to 1599, so a figure whose readable
+# width (sitebuild/inside_page/figures.py) is at most 688 px fits all three.
+DESKTOP_WIDTHS = [1024, 1280, 1440]
+# The figure boxes of a page (chapters and notebook pages) that scroll sideways.
+FIGURES_THAT_SCROLL = """() => Array.from(document.querySelectorAll('.snippet-figure, .notebook-figure'))
+  .filter(box => box.scrollWidth > box.clientWidth)
+  .map(box => `${box.id || box.querySelector('img').getAttribute('src')}: ${box.scrollWidth} px in ${box.clientWidth}`)"""
+
+
+def figures_cut(page, widths=DESKTOP_WIDTHS):
+    """{viewport width: the figure boxes that scroll sideways at it} for the page as loaded."""
+    cut = {}
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 900})
+        if scrolling := page.evaluate(FIGURES_THAT_SCROLL):
+            cut[width] = scrolling
+    page.set_viewport_size(DESKTOP)
+    return cut
+
+
+def test_the_desktop_figure_check_can_fail(page):
+    page.set_content('<figure class="snippet-figure" id="too-wide" style="overflow-x:auto;width:600px;margin:0">'
+                     '<div style="min-width:700px;height:10px"></div></figure>'
+                     '<figure class="snippet-figure" id="fits" style="overflow-x:auto;width:600px;margin:0">'
+                     '<div style="min-width:500px;height:10px"></div></figure>')
+    assert figures_cut(page, [1024]) == {1024: ["too-wide: 700 px in 600"]}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("name", PAGES + NOTEBOOK_PAGES)
+def test_no_figure_is_cut_on_a_desktop(page, served_site, name, language):
+    """Issue 48: at 1024 px and wider every figure fits the text column with its smallest text
+    9 px tall, so none is cropped at the right and scrolls sideways in its box."""
+    page.goto(page_url(served_site, name, language), wait_until="load")
+    page.add_style_tag(content=EVERY_FIGURE_DRAWN)
+    assert figures_cut(page) == {}, "figures wider than the text column"
+
+
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_copy_button_copies_its_own_block(page, served_site, language):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])

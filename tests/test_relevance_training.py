@@ -362,6 +362,7 @@ def seed_study():
         return list(pool.map(seed_run, SEEDS))
 
 
+@pytest.mark.slow  # the seed study: twenty training runs
 def test_most_seeds_learn_the_order_and_the_relation(seed_study):
     assert sum(r["order"] for r in seed_study) >= 17
     assert sum(r["order"] and r["fish"] for r in seed_study) >= 16
@@ -371,6 +372,7 @@ def test_most_seeds_learn_the_order_and_the_relation(seed_study):
     ("learning-relevance.md", r"in (?P<ok>\d+) of (?P<total>\d+) runs"),
     ("learning-relevance.zh.md", r"(?P<total>\d+) 次训练中有 (?P<ok>\d+) 次"),
 ])
+@pytest.mark.slow  # the seed study: twenty training runs
 def test_the_chapter_reports_the_seed_study_as_measured(seed_study, page, pattern):
     text = (DOCS / page).read_text(encoding="utf-8")
     found = re.search(pattern, text)
@@ -379,6 +381,7 @@ def test_the_chapter_reports_the_seed_study_as_measured(seed_study, page, patter
     assert int(found["ok"]) == sum(r["order"] and r["fish"] for r in seed_study)
 
 
+@pytest.mark.slow  # the seed study: twenty training runs
 def test_the_untrained_query_looks_somewhere_new_with_each_seed(seed_study):
     """milk's query learned where to look: the same key in every seed. "The" never asked in
     training, so where its query looks is an accident of the seed."""
@@ -390,6 +393,7 @@ def test_the_untrained_query_looks_somewhere_new_with_each_seed(seed_study):
     ("learning-relevance.md", r"in all (?P<milk>\d+), the query of \"The\" at (?P<the>\d+) different"),
     ("learning-relevance.zh.md", r"(?P<milk>\d+) 次都最看重“drank”，“The”的查询最看重哪个词，20 次里却有 (?P<the>\d+) 种答案"),
 ])
+@pytest.mark.slow  # the seed study: twenty training runs
 def test_the_chapter_reports_the_untrained_query_as_measured(seed_study, page, pattern):
     text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
     found = re.search(pattern, text)

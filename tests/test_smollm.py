@@ -233,7 +233,7 @@ READ_THE_MODEL = ("import gguf.quants as q, smollm\n"
                   "calls = []\n"
                   "original = q.dequantize\n"
                   "q.dequantize = lambda *a: calls.append(1) or original(*a)\n"
-                  "smollm.next_tokens('The cat', 2); smollm.attention_weights('The dog'); smollm.generate('A', 2)\n"
+                  "smollm.next_tokens('The cat', 2); smollm.attention_weights('The dog')\n"
                   "w = smollm.tensors()['blk.0.attn_q.weight']\n"
                   "print(len(calls), w.flags.writeable, smollm.next_tokens('The cat', 1)[0][0])\n")
 

@@ -78,5 +78,10 @@
 
   var t = TEXT[document.documentElement.lang.indexOf("zh") === 0 ? "zh" : "en"];
   document.querySelectorAll("svg[data-figure]").forEach(function (svg) { layGrids(svg, t); });
-  window.cellGrids = {laid: laid, explanations: explanations};
+  // lay(svg): the grids of a heatmap drawn after the page loaded (minilm-in-page.js), its data
+  // in full in its data-figure attribute; explained at once if the explanations are in.
+  window.cellGrids = {laid: laid, explanations: explanations, lay: function (svg) {
+    layGrids(svg, t);
+    if (window.cellExplanations) window.cellExplanations.enhanceAll();
+  }};
 })();
