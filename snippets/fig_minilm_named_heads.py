@@ -21,14 +21,14 @@ from plotting import heatmap, softmax_rows, use_language
 
 # The figure's text in each language (the tokens are data).
 LABELS = {
-    "en": {"previous token": "previous token", "next token": "next token",
+    "en": {"previous word": "previous token", "next word": "next token",
            "determiner → noun": "determiner → its noun", "verb → object": "drank → milk",
            "title": "layer {layer}, head {head}: {name}", "query": "query token", "key": "key token"},
-    "zh": {"previous token": "前一个词元", "next token": "后一个词元",
+    "zh": {"previous word": "前一个词元", "next word": "后一个词元",
            "determiner → noun": "限定词 → 它的名词", "verb → object": "drank → milk",
            "title": "第 {layer} 层，头 {head}：{name}", "query": "查询词元", "key": "键词元"},
 }
-SHOWN_ROW = {"previous token": CAT, "next token": BLACK, "determiner → noun": THE, "verb → object": DRANK}
+SHOWN_ROW = {"previous word": CAT, "next word": BLACK, "determiner → noun": THE, "verb → object": DRANK}
 
 
 def draw(lang="en"):

@@ -23,7 +23,7 @@ LABELS = {
     "en": {"previous token": "previous token", "next token": "next token", "determiner → noun": "determiner → noun",
            "drank → milk": "drank → milk", "object → verb": "object → verb", "all five": "all five",
            "1 at random": "1 at random", "5 at random": "5 at random",
-           "zeros": "replaced by zeros", "means": "replaced by means", "turn": "turn, 1 − cos"},
+           "zeros": "by zeros", "means": "by means", "turn": "turn, 1 − cos"},
     "zh": {"previous token": "前一词元", "next token": "后一词元", "determiner → noun": "限定词 → 名词",
            "drank → milk": "drank → milk", "object → verb": "宾语 → 动词", "all five": "五个一起",
            "1 at random": "随机 1 个", "5 at random": "随机 5 个",

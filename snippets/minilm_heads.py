@@ -7,7 +7,7 @@ determiner's noun, a verb's object. [CLS] and [SEP] are BERT's special
 tokens, first and last in every input.
 
     tokens, weights = minilm.attention_weights(SENTENCE)
-    named_heads()            # {"previous token": (layer, head, strength), ...}
+    named_heads()            # {"previous word": (layer, head, strength), ...}
     special_share(weights)   # (layers, heads): weight on [CLS] and [SEP]
 """
 
@@ -23,8 +23,8 @@ CLS, SEP = 0, len(TOKENS) - 1
 
 # Each pattern: the (query, key) token pairs it looks for in SENTENCE.
 PATTERNS = {
-    "previous token": [(i, i - 1) for i in WORDS if i - 1 in WORDS],
-    "next token": [(i, i + 1) for i in WORDS if i + 1 in WORDS],
+    "previous word": [(i, i - 1) for i in WORDS if i - 1 in WORDS],
+    "next word": [(i, i + 1) for i in WORDS if i + 1 in WORDS],
     "determiner → noun": [(THE, CAT), (THE_2, MILK)],
     "verb → object": [(DRANK, MILK)],
 }
