@@ -46,11 +46,19 @@ def test_the_number_check_notices_a_typed_number():
     assert not_printed(prose_numbers(prose), code) == ["92%", "0.3"]
 
 
+def pinned_by_other_tests(page):
+    """Numbers a page states that another test file computes and checks the page states."""
+    if page.startswith("trained-model"):
+        from test_minilm_in_page import TOLERANCE  # the in-page panel against NumPy's weights
+        return {f"{TOLERANCE:g}"}
+    return set()
+
+
 @pytest.mark.parametrize("page", NUMBER_PAGES)
 def test_every_number_in_the_prose_is_printed_by_the_page_code(page):
     prose, code = prose_and_outputs(page)
     assert prose_numbers(prose), "the check found no number at all"
-    assert not_printed(prose_numbers(prose), code) == []
+    assert not_printed([n for n in prose_numbers(prose) if n not in pinned_by_other_tests(page)], code) == []
 
 
 @pytest.fixture(scope="module")
