@@ -356,7 +356,9 @@ def run_with_pairing(text, pairs):
     if pairs == "adjacent":
         found = smollm.run(text)
         return found.weights, found.logits
-    return _forward_with_pairing(text, pairs)
+    weights, logits = _forward_with_pairing(text, pairs)
+    weights.flags.writeable = logits.flags.writeable = False  # kept for every caller, as smollm.run's arrays
+    return weights, logits
 
 
 def _forward_with_pairing(text, pairs):
