@@ -74,7 +74,8 @@ def test_a_file_with_one_byte_changed_is_refused(tmp_path):
 
 def test_the_file_holds_the_architecture_the_code_assumes():
     from gguf import GGUFReader
-    fields = GGUFReader(smollm.model_path()).fields
+    reader = GGUFReader(smollm.model_path())  # the file read once: its fields take seconds to parse
+    fields = reader.fields
     value = lambda name: fields[name].contents()  # noqa: E731
     assert value("general.architecture") == "llama"
     assert (value("llama.block_count"), value("llama.attention.head_count"), value("llama.attention.head_count_kv"),
@@ -84,7 +85,7 @@ def test_the_file_holds_the_architecture_the_code_assumes():
     assert value("llama.rope.freq_base") == smollm.ROPE_BASE
     assert abs(value("llama.attention.layer_norm_rms_epsilon") - smollm.RMS_NORM_EPS) < 1e-9
     assert value("tokenizer.ggml.pre") == "smollm" and value("tokenizer.ggml.add_bos_token") is False
-    assert "output.weight" not in {t.name for t in GGUFReader(smollm.model_path()).tensors}  # tied to the embedding
+    assert "output.weight" not in {t.name for t in reader.tensors}  # tied to the embedding
 
 
 # ---- The tokenizer, rebuilt from the file's vocabulary and merges ----
@@ -247,10 +248,12 @@ def read_the_model(cache=None):
     return result.stdout.split()
 
 
+@pytest.mark.slow  # a fresh Python reads and dequantizes the whole file
 def test_the_weights_are_read_once_per_process_and_cannot_be_changed():
     assert read_the_model()[:2] == ["272", "False"]  # every tensor of the file, once; read-only
 
 
+@pytest.mark.slow  # two fresh Pythons: one dequantizes the file and writes 513 MiB, one maps them
 def test_a_cache_folder_keeps_the_dequantized_weights_for_the_next_process(tmp_path):
     first = read_the_model(tmp_path)
     assert first[:2] == ["272", "False"]  # every tensor of the file dequantized once, read-only
