@@ -419,7 +419,7 @@ def full_suite(work):
     env.update(CI="true")
     python = getattr(sys, "_base_executable", sys.executable)
     steps = {"install": f"'{python}' -m venv .venv && .venv/bin/pip install -q --require-hashes --no-deps "
-                        f"-r requirements.txt -r requirements-model.txt "
+                        f"-r requirements.txt -r requirements-tests.txt -r requirements-model.txt "
                         f"&& .venv/bin/pip install -q --no-deps --no-build-isolation -e .",
              "pytest": ".venv/bin/pytest --durations=15 -q -p no:cacheprovider"}
     found = {}

