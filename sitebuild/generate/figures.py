@@ -72,9 +72,10 @@ GROUP_TAG = re.compile(r"<g(?P<attributes>\s[^>]*?)?/?>|</g>")
 
 # Snippets that import one of these modules (directly or not) are drawn in one worker process
 # of their own, the lane named after the module, and so are the notebooks whose code imports
-# one (pool.py): the module loads a trained model that takes seconds to read, and remembers
-# what it computes, so each forward pass runs once in a build.
-LANES = ("smollm",)
+# one (pool.py): the module loads a trained model that takes seconds to read (smollm) or trains
+# one (tiny_translator), and remembers what it computes, so each forward pass and each training
+# runs once in a build.
+LANES = ("smollm", "tiny_translator")
 
 _drawn = {}  # cache key -> SVG text, for this process
 _drawing = {}  # cache key -> Future of the SVG, drawn by a worker process in this build
