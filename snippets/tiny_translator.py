@@ -388,12 +388,17 @@ def fit(seed=SEED, encoder_self_attention=False, steps=STEPS):
     return params, np.array(losses)
 
 
-@functools.cache
 def train(seed=SEED, encoder_self_attention=False):
     """The trained parameters (a dict of read-only arrays); trained once per process, then cached.
 
     `encoder_self_attention` trains the variant whose encoder layer also has self-attention.
+    `train()` and `train(0, encoder_self_attention=False)` are the same run, trained once.
     """
+    return _trained(int(seed), bool(encoder_self_attention))
+
+
+@functools.cache
+def _trained(seed, encoder_self_attention):
     params, _ = fit(seed, encoder_self_attention)
     for w in params.values():
         w.setflags(write=False)

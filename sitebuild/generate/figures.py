@@ -232,6 +232,18 @@ def _render(path, lang="en"):
     return svg
 
 
+def keep_imported():
+    """Count the local modules that code run in this process imported (a notebook's run) as current.
+
+    A notebook's module cells save the same text as snippets/ holds, so the modules its code
+    imported are the ones a figure would import: the next figure drawn here keeps them, and what
+    they remember (a trained model), instead of importing them again.
+    """
+    for path in SNIPPETS.glob("*.py"):
+        if path.stem in sys.modules and path.stem not in _imported:
+            _imported[path.stem] = hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def figure_data(svg):
     """What `_render` wrote into an SVG's ``data-figure`` attribute, or None."""
     match = FIGURE_DATA.match(svg)
