@@ -11,13 +11,17 @@ from mkdocs.plugins import event_priority
 
 # Neighbours in hooks/: MkDocs runs each hook with its folder on sys.path.
 import languages
+import layers
 from sitebuild import after_pages
+from sitebuild.generate import minilm_export
 
 log = logging.getLogger("mkdocs.hooks.after_pages")
 
 
+@layers.stops_the_build
 def on_post_page(output, page, config):
-    return after_pages.page(output, languages.building(config), Path(page.file.abs_dest_path).parent)
+    return after_pages.page(output, languages.building(config), Path(page.file.abs_dest_path).parent,
+                            exported=minilm_export.exported)  # the trained-model panel's (hooks/minilm_in_page.py)
 
 
 def on_post_template(output, template_name, config):

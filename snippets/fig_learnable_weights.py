@@ -40,9 +40,17 @@ def draw(lang="en"):
               (W_V, text["values"], text["w_v"])]
     for ax, (w, columns, title) in zip(axes[1:], panels):
         heatmap(ax, w, text["dimensions"], columns, "vector", fmt="{:.0f}", title=title)
-    for ax in axes:
-        ax.tick_params(axis="x", labelrotation=90)
+    for ax in axes:  # column names run top to bottom: Latin turned, Chinese stacked upright
+        names = [label.get_text() for label in ax.get_xticklabels()]
+        ax.set_xticks(range(len(names)), labels=["\n".join(n) if is_chinese(n) else n for n in names])
+        for label, name in zip(ax.get_xticklabels(), names):
+            label.set_rotation(0 if is_chinese(name) else 90)
     return fig
+
+
+def is_chinese(text):
+    """True if `text` holds a Chinese character (written upright, one under the other)."""
+    return any("\u4e00" <= character <= "\u9fff" for character in text)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,7 @@
-"""The loss falls when the attention of "milk" moves to "drank" and "cat".
+"""The loss falls as the attention of "milk" moves to "drank", then to "cat".
 
-Top: the training loss, averaged over every object of the 2000 generated
-sentences, at every step. It starts near ln 4 (a blind guess among four
-amounts) and ends above the lowest loss any model could reach on these
-sentences (dashed): one row of weights has to serve both the verb and the
-animal. Bottom:
-the attention weights of the query "milk" on three of the keys of "The
-black cat drank the milk" over the same steps.
+Top: the training loss, from a blind guess (ln 4) towards the lowest loss possible on these sentences (dashed).
+Bottom: milk's weights on "drank", "cat" and "black" over the same steps.
 """
 
 import sys
@@ -29,7 +24,7 @@ LABELS = {
 
 # One colour and line style per key word, the same in every figure of the page.
 STYLES = {"drank": (HIGHLIGHT, "-"), "cat": ("#1c7ed6", "--"), "black": (None, ":")}
-EVERY = 10  # plot every 10th step: smooth enough, and a small SVG
+EVERY = 10  # plot every 10th step: smooth enough, and a small SVG (matplotlib merges what is nearly straight)
 
 
 def draw(lang="en"):

@@ -1,8 +1,5 @@
-"""Where "milk" looks in "The black cat drank the milk", before and after training.
-
-The attention weights of the query "milk" over the six words of the
-sentence: with the toy model's random starting parameters (top) and after
-training (bottom). One row: the query "milk"; one column per key word.
+"""Where "milk" looks in "The black cat drank the milk": its attention weights before training (top)
+and after (bottom).
 """
 
 import sys

@@ -1,11 +1,7 @@
 """Why the weights come out as they do: the trained Values are votes.
 
-After training, on "The black cat drank the milk": the attention weights of
-the query "milk" (left), the Value row of every word, one vote in [-1, 1]
-per amount left (second), their weighted sum z (third) and the model's
-prediction p = softmax(3z) (right). "drank" votes for "none" and "a little"
-against "most" and "all"; "cat" votes for the larger amount of each pair;
-those two rows are outlined.
+On "The black cat drank the milk": milk's weights, every word's vote (Value row), their weighted sum z and
+the prediction p = softmax(3z). The votes of "drank" and "cat" are outlined.
 """
 
 import sys

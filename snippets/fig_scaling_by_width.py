@@ -58,7 +58,9 @@ def draw(lang="en"):
     text = LABELS[lang]
     stats = {scaled: np.array([softmax_row_statistics(d, scaled) for d in WIDTHS])
              for scaled in (False, True)}  # (len(WIDTHS), 3) each
-    fig, axes = plt.subplots(1, 3, figsize=(9.5, 3.2), layout="constrained")
+    # Three panels stacked on one axis of widths: narrow enough for a phone's column with
+    # every label at 10 pt, and the widths labelled once, at the bottom.
+    fig, axes = plt.subplots(3, 1, figsize=(5.0, 6.0), sharex=True, layout="constrained")
     styles = {False: dict(color="#d9480f", marker="o", label=text["unscaled"]),
               True: dict(color="#1971c2", marker="s", label="q·k / √d_k")}
     titles = [text["spread"], text["largest"], text["gradient"]]
@@ -66,21 +68,20 @@ def draw(lang="en"):
         for scaled, style in styles.items():
             ax.plot(WIDTHS, stats[scaled][:, column], **style)
         ax.set_xscale("log", base=2)
-        ax.set_xticks(WIDTHS, labels=[str(d) for d in WIDTHS], fontsize=8)
-        ax.set_xlabel("d_k")
-        ax.set_title(title)
+        ax.set_title(title, loc="left")
+        ax.axvline(ORIGINAL, color=plt.rcParams["text.color"], linewidth=0.8, alpha=0.5)  # the original's d_k
+    axes[-1].set_xticks(WIDTHS, labels=[str(d) for d in WIDTHS])
+    axes[-1].set_xlabel("d_k")
     axes[0].plot(WIDTHS, np.sqrt(WIDTHS), color=plt.rcParams["text.color"],
                  linestyle=":", label="√d_k")
     axes[0].set_yscale("log", base=2)
-    axes[0].set_yticks([1, 2, 4, 8, 16], labels=["1", "2", "4", "8", "16"])
-    for ax in axes:  # the width the original Transformer uses
-        ax.axvline(ORIGINAL, color=plt.rcParams["text.color"], linewidth=0.8, alpha=0.5)
+    axes[0].set_yticks([1, 4, 16], labels=["1", "4", "16"])
     axes[1].set_ylim(0, 1.02)
     axes[1].axhline(1 / N_KEYS, color=plt.rcParams["text.color"], linestyle=":", linewidth=1)
     axes[1].annotate(text["uniform"].format(n=N_KEYS), xy=(WIDTHS[-1], 1 / N_KEYS), xytext=(0, 4),
-                     textcoords="offset points", ha="right", fontsize=8)
+                     textcoords="offset points", ha="right")
     axes[2].set_ylim(0, 0.26)
-    axes[0].legend(fontsize=8, frameon=False)
+    axes[0].legend(frameon=False, loc="upper left")
     # On the page, under the figure: one of these trials at each width, to explore.
     explorable(fig, "softmax-sharpening", widths=WIDTHS,
                dot_products=[random_dot_products(d)[0] for d in WIDTHS])  # (len(WIDTHS), N_KEYS)

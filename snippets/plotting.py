@@ -313,10 +313,25 @@ _HEATMAPS = weakref.WeakKeyDictionary()  # figure -> its heatmaps, in the order 
 _EXPLORABLES = weakref.WeakKeyDictionary()  # figure -> (name, its numbers)
 
 
-def explorable(fig, name, **numbers):
-    """Attach to `fig` the numbers an explorable next to it starts from (see docs/javascripts/)."""
-    _EXPLORABLES[fig] = (name, {key: np.asarray(value).tolist() if np.issubdtype(np.asarray(value).dtype, np.integer)
-                                else _numbers(value) for key, value in numbers.items()})
+def explorable(fig, name, on_first_use=(), **numbers):
+    """Attach to `fig` the numbers an explorable next to it starts from (see docs/javascripts/).
+
+    Words stay words, and a dict of text stays as it is. The page carries the numbers, but
+    those named in `on_first_use` go to a file that the page fetches when a reader first uses
+    the explorable, and the build puts its controls in the page (sitebuild/after_pages/figure_data.py).
+    """
+    missing = set(on_first_use) - set(numbers)
+    if missing:
+        raise ValueError(f"on_first_use names numbers the explorable does not have: {sorted(missing)}")
+
+    def as_json(value):
+        if isinstance(value, dict):  # the explorable's text, in the figure's language
+            return value
+        array = np.asarray(value)
+        return array.tolist() if array.dtype.kind in "iuUS" else _numbers(array)
+
+    attached = {key: as_json(value) for key, value in numbers.items()}
+    _EXPLORABLES[fig] = (name, {**attached, "on_first_use": list(on_first_use)} if on_first_use else attached)
 
 
 def figure_data(fig):

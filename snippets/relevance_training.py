@@ -106,6 +106,8 @@ class Run(NamedTuple):
     weights: np.ndarray  # (STEPS + 1, 6) attention of "milk" over SENTENCE
     cosines: np.ndarray  # (STEPS + 1, 3) cos(q_milk, k_w) for w in WATCHED_KEYS
     scores: np.ndarray  # (STEPS + 1, 3) q_milk · k_w / √d_k for w in WATCHED_KEYS
+    queries: np.ndarray  # (STEPS + 1, d_k) the query of "milk"
+    keys: np.ndarray  # (STEPS + 1, 6, d_k) the keys of SENTENCE
 
 
 def amount_left(verb, animal, rng, p_greedy=P_GREEDY):
@@ -273,6 +275,28 @@ def query_and_key(params, query_word, key_word):
     return w_e[TOKEN[query_word]] @ params["W_Q"], w_e[TOKEN[key_word]] @ params["W_K"]
 
 
+def milk_vectors(params):
+    """The query of "milk" and the keys of SENTENCE.  (d_k,), (6, d_k)"""
+    w_e = params["W_e"]
+    return w_e[TOKEN["milk"]] @ params["W_Q"], w_e[[TOKEN[w] for w in SENTENCE]] @ params["W_K"]
+
+
+def key_plane(run):
+    """The plane of drank's and cat's keys at the end of `run`: two orthonormal columns, x along drank's.  (d_k, 2)"""
+    drank, cat = run.keys[-1, SENTENCE.index("drank")], run.keys[-1, SENTENCE.index("cat")]
+    x = drank / np.linalg.norm(drank)
+    y = cat - (cat @ x) * x  # the part of cat's key at right angles to drank's
+    return np.column_stack([x, y / np.linalg.norm(y)])
+
+
+def plane_shares(run, step):
+    """The share of each vector's squared length that `key_plane(run)` keeps at `step`:
+    milk's query, then the keys of SENTENCE.  (7,)"""
+    vectors = np.vstack([run.queries[step], run.keys[step]])  # (7, d_k)
+    kept = vectors @ key_plane(run)
+    return np.sum(kept**2, axis=1) / np.sum(vectors**2, axis=1)
+
+
 def milk_alignment(params):
     """Cosine and scaled score of milk's query with each key of WATCHED_KEYS."""
     cosines, scores = [], []
@@ -309,7 +333,7 @@ def train(steps=STEPS, seed=0, p_greedy=P_GREEDY, scale=SCALE, same_kind=False, 
     data = generate(seed=seed, p_greedy=p_greedy, same_kind=same_kind, keep_order=position)
     params = init_params(seed=seed, position=position)
     before = {name: w.copy() for name, w in params.items()}
-    losses, weights, cosines, scores = [], [], [], []
+    losses, weights, cosines, scores, queries, keys = [], [], [], [], [], []
     for step in range(steps + 1):
         loss, grads = loss_and_grads(params, data, scale)
         losses.append(loss)
@@ -317,10 +341,13 @@ def train(steps=STEPS, seed=0, p_greedy=P_GREEDY, scale=SCALE, same_kind=False, 
         c, s = milk_alignment(params)
         cosines.append(c)
         scores.append(s)
+        q, k = milk_vectors(params)
+        queries.append(q)
+        keys.append(k)
         if step < steps:
             for name in params:
                 params[name] -= learning_rate * grads[name]
-    history = (np.array(h) for h in (losses, weights, cosines, scores))
+    history = (np.array(h) for h in (losses, weights, cosines, scores, queries, keys))
     return Run(before, params, *history)
 
 

@@ -9,10 +9,13 @@ occurrence (an induction head, Olsson et al. 2022).
     induction_heads()           # the 4 heads with the highest induction score, best first
     previous_token_heads()      # the 4 heads that look most at the token before
     first_token_share(weights)  # (layers, heads): weight on the first token
+    direct_path_ranks(held_out_texts(), induction_heads())  # Olsson et al.'s copying test, head by head
+    removals()                  # what removing heads does, against heads drawn at random
 """
 
 import functools
 import re
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,6 +24,23 @@ from attention import look_ahead_mask, softmax
 from position_encoding import rotary_position_embedding
 
 SENTENCE = "The black cat drank the milk. The black cat drank the"
+# The control: milk is mentioned, but nothing before the last " the" was followed by " milk".
+MENTION = "There was milk on the table. The black cat drank the"
+# Sentences of SENTENCE's kind, said twice and cut before their last word: (text, word to copy, the same
+# second sentence after a mere mention of the word). Each word is unlikely after the second sentence
+# alone (p < 0.01) and after the mention (p < 0.05), and the likeliest after the repeat: only copying
+# explains it (SENTENCE's milk, likelier after MENTION than after the repeat, is the counter-example).
+REPEATED_SENTENCES = [
+    ("The black cat drank the car. The black cat drank the", " car", "There was a car nearby. The black cat drank the"),
+    ("The young chef cooked the lantern. The young chef cooked the", " lantern",
+     "There was a lantern nearby. The young chef cooked the"),
+    ("A young bird stole the ring. A young bird stole the", " ring",
+     "There was a ring nearby. A young bird stole the"),
+    ("The brave knight rode a zebra. The brave knight rode a", " zebra",
+     "There was a zebra nearby. The brave knight rode a"),
+    ("The young girl ate the ladder. The young girl ate the", " ladder",
+     "There was a ladder nearby. The young girl ate the"),
+]
 PARIS = "The capital of France is"
 MILK = 5  # " milk", the first time
 LAST = -1  # the last token: the second " the", whose next token the model predicts
@@ -32,6 +52,9 @@ HALF = 12  # random tokens in each half of a repeated random text
 N_HEADS_NAMED = 4
 # An ordinary text, for the loss on text that has nothing to copy.
 NATURAL = "The old man sat by the fire and read his newspaper while the rain fell on the garden."
+# A longer ordinary text, with a year in it (each digit is a token of its own).
+PARAGRAPH = ("In the spring of 1887 a young doctor moved to a small town by the sea, "
+             "where he opened a practice and wrote about the storms.")
 
 
 @functools.cache
@@ -52,7 +75,7 @@ def repeated_texts(seeds=range(4), half=HALF):
 
     The heads are chosen on seeds 0 to 3; `held_out_texts` (seeds 10 and 11) test them.
     """
-    return [PREFIX + 2 * random_words(half, seed)[0] for seed in seeds]
+    return [_one_token_per_word(PREFIX + 2 * random_words(half, seed)[0], 2 * half) for seed in seeds]
 
 
 def held_out_texts():
@@ -62,7 +85,14 @@ def held_out_texts():
 
 def unrepeated_texts(seeds=range(4), half=HALF):
     """The baseline: texts of 2 * `half` different random word tokens, after PREFIX."""
-    return [PREFIX + random_words(2 * half, 100 + seed)[0] for seed in seeds]
+    return [_one_token_per_word(PREFIX + random_words(2 * half, 100 + seed)[0], 2 * half) for seed in seeds]
+
+
+def _one_token_per_word(text, n_words):
+    """`text`, after checking that its random words read back as one token each: `_positions` counts on it."""
+    if len(smollm.tokenize(text)[0]) != len(smollm.tokenize(PREFIX)[0]) + n_words:
+        raise ValueError(f"the random words of {text!r} do not read back as {n_words} tokens")
+    return text
 
 
 def _positions(half=HALF):
@@ -117,27 +147,27 @@ def losses(texts, removed=(), replacement=None, half=HALF):
     """The mean loss (−log p, in nats) of predicting each random word of the first half and
     of the second half from the text before it, over `texts`: (first, second). In the first
     half nothing can be copied; in the second, every word can."""
+    runs = smollm.run_batch(texts, [removed] * len(texts), replacement)
+    found = np.array([_half_losses(text, run, half) for text, run in zip(texts, runs)])
+    return tuple(float(x) for x in found.mean(axis=0))
+
+
+def _half_losses(text, run, half=HALF):
+    """For one repeated text and its run: the mean loss on its first half's words and on its second's."""
     rows, _ = _positions(half)
-    first, second = [], []
-    for text, (_, _, _, logits) in zip(texts, smollm.run_batch(texts, [removed] * len(texts), replacement)):
-        ids = smollm.tokenize(text)[1]
-        p = softmax(logits[:-1], axis=-1)  # row i predicts token i + 1
-        loss = -np.log(p[np.arange(len(ids) - 1), ids[1:]])
-        first.append(loss[rows[0] - half:rows[0] - 1].mean())  # predicting the 2nd to 12th word
-        second.append(loss[rows[0]:rows[-1]].mean())  # predicting the 2nd to 12th word again
-    return float(np.mean(first)), float(np.mean(second))
-
-
-def copying_loss(texts, removed=(), replacement=None, half=HALF):
-    """The mean loss (−log p, in nats) on the second half's words, each predicted from the text before it."""
-    return losses(texts, removed, replacement, half)[1]
+    ids = smollm.tokenize(text)[1]
+    # Row i predicts token i + 1: the rows predicting the 2nd to 12th word, then the 2nd to 12th word again.
+    first, second = np.arange(rows[0] - half, rows[0] - 1), np.arange(rows[0], rows[-1])
+    read = np.concatenate([first, second])
+    p = softmax(run.logits_at(read), axis=-1)  # only the rows read
+    loss = -np.log(p[np.arange(len(read)), ids[read + 1]])
+    return loss[:len(first)].mean(), loss[len(first):].mean()
 
 
 def probability(text, token, removed=(), replacement=None):
     """The probability that `token` (" milk") comes next after `text`, with `removed` heads removed."""
     (token_id,) = smollm.tokenize(token)[1]
-    _, _, _, logits = smollm.run(text, removed, replacement)
-    return float(softmax(logits[-1])[token_id])
+    return float(softmax(smollm.next_token_logits(text, removed, replacement))[token_id])
 
 
 def head_means(texts):
@@ -176,25 +206,32 @@ def induction_scores_with_keys_from(texts, layer, head, removed_for_queries=(), 
     return float(np.mean(found))
 
 
-def tokens_a_head_favours(text, layer, head, k=5, token=" milk"):
-    """What one head adds to the last row, read directly: its output through W_O, the final RMSNorm's
-    gain and the output matrix (the later layers skipped). Returns the `k` tokens whose scores it
-    raises most, and the rank of `token` among all 49,152 (1: raised most)."""
-    _, inputs, _, _ = smollm.run(text)
+def direct_path_ranks(texts, heads, half=HALF):
+    """Olsson et al.'s copying test, through each head's direct path: (heads, rows).
+
+    At every row of the second half of the repeated `texts` that predicts a word
+    seen before (the 2nd to 12th word again), take what the head adds there, put
+    it through W_O, the final RMSNorm's gain and the embedding table (the model's
+    output matrix), skipping every later layer, and rank the word to copy among
+    all 49,152 tokens by how much that raises its score (1: raised most;
+    49,152: lowered most).
+    """
+    rows, _ = _positions(half)
+    rows = rows[:-1]  # the last row predicts no word of the text
     w = smollm.tensors()
-    heads, _ = smollm.attention_heads(smollm.rms_norm(inputs[layer], w[f"blk.{layer}.attn_norm.weight"]), layer)
-    columns = slice(head * smollm.D_HEAD, (head + 1) * smollm.D_HEAD)
-    added = heads[head, -1] @ w[f"blk.{layer}.attn_output.weight"][:, columns].T  # (d_model,)
-    scores = (added * w["output_norm.weight"]) @ w["token_embd.weight"].T  # (vocabulary,)
-    order = np.argsort(-scores)
-    (token_id,) = smollm.tokenize(token)[1]
-    return [smollm.token_text(i) for i in order[:k]], int(np.flatnonzero(order == token_id)[0]) + 1
-
-
-def scaled_scores(text, layer, head):
-    """One head's scores q·k / √64 for `text`, before the mask: (n, n)."""
-    q, k = query_and_keys(text, layer, head)
-    return q @ k.T / np.sqrt(smollm.D_HEAD)
+    ranks = {head: [] for head in heads}
+    for text, (_, inputs, _, _) in zip(texts, smollm.run_batch(texts)):
+        to_copy = smollm.tokenize(text)[1][rows + 1]
+        for layer in sorted({layer for layer, _ in heads}):
+            outputs, _ = smollm.attention_heads(smollm.rms_norm(inputs[layer], w[f"blk.{layer}.attn_norm.weight"]),
+                                                layer)  # (9, n, 64): each head's output before W_O
+            for head in [h for l, h in heads if l == layer]:
+                columns = slice(head * smollm.D_HEAD, (head + 1) * smollm.D_HEAD)
+                added = outputs[head, rows] @ w[f"blk.{layer}.attn_output.weight"][:, columns].T  # (rows, d_model)
+                scores = (added * w["output_norm.weight"]).astype(np.float32) @ w["token_embd.weight"].T
+                mine = scores[np.arange(len(rows)), to_copy]
+                ranks[(layer, head)].extend(np.sum(scores > mine[:, None], axis=1) + 1)
+    return np.array([ranks[head] for head in heads])
 
 
 def value_lengths(text, layer):
@@ -280,59 +317,115 @@ def scores_by_offset(texts, layer, head, offsets=range(11)):
 
 def random_heads(k, seed, avoid=()):
     """`k` heads drawn at random from the 270, none of `avoid`: [(layer, head), ...]."""
+    avoid = set(avoid)
     pool = [(layer, head) for layer in range(smollm.N_LAYERS) for head in range(smollm.N_HEADS)
-            if (layer, head) not in set(avoid)]
+            if (layer, head) not in avoid]
     picked = np.random.default_rng(seed).choice(len(pool), k, replace=False)
     return [pool[i] for i in sorted(picked)]
 
 
-def natural_loss(removed=(), replacement=None):
-    """The mean loss (nats) of predicting every token of NATURAL from the tokens before it."""
+def _natural_loss(logits):
+    """The mean loss (nats) of predicting every token of NATURAL from the tokens before it, given its logits."""
     ids = smollm.tokenize(NATURAL)[1]
-    _, _, _, logits = smollm.run(NATURAL, removed, replacement)
     p = softmax(logits[:-1], axis=-1)
     return float(-np.log(p[np.arange(len(ids) - 1), ids[1:]]).mean())
 
 
-@functools.cache
-def removals(draws=4):
-    """What removing heads does: [(name, how, heads, p_milk, milk_weight, copying, natural, induction), ...].
+def removal_plans(draws=4):
+    """The heads `removals` takes out: [(name, how, heads), ...].
 
-    On SENTENCE: `p_milk`, the probability of " milk" next, and `milk_weight`, the weight
-    the strongest induction head gives the first " milk" from the last token. On the
-    held-out repeated texts: `copying`, the loss on their second half, and `induction`,
-    the strongest induction head's score (None when that head is among those removed:
-    its weights are computed as before, but nothing of it reaches the rows). On NATURAL: `natural`, the loss. A head is
-    removed by zeroing its output ("zero"), or by putting in its mean output over other
-    texts, the unrepeated random texts ("mean"). Removed: nothing; the four strongest
-    induction heads; every head with an induction score above 0.3; the two strongest
-    previous-token heads; the next two; and, for comparison, four heads drawn at random,
-    `draws` times, and as many heads as the induction heads above 0.3, twice.
+    Nothing; the four strongest induction heads, zeroed ("zero") or replaced by their
+    mean output over other texts ("mean"); every head with an induction score above 0.3;
+    the two strongest previous-token heads, both ways; the next two; and, for comparison,
+    four heads drawn at random, `draws` times, and as many as the induction heads above 0.3,
+    twice, none of them an induction head above 0.3 or one of the four previous-token heads.
     """
     induction = induction_scores(repeated_texts())
-    strongest, previous = top_heads(induction), previous_token_heads()
-    means = head_means(unrepeated_texts())
+    strongest, above, previous = top_heads(induction), heads_above(induction, 0.3), previous_token_heads()
     plans = [("nothing", "zero", []), ("induction", "zero", strongest), ("induction", "mean", strongest),
-             ("all induction", "zero", heads_above(induction, 0.3)),
-             ("previous", "zero", previous[:2]), ("previous", "mean", previous[:2]),
+             ("all induction", "zero", above), ("previous", "zero", previous[:2]), ("previous", "mean", previous[:2]),
              ("previous", "zero", previous[2:])]
-    avoid = strongest + previous
-    plans += [("random", "zero", random_heads(N_HEADS_NAMED, seed, avoid)) for seed in range(draws)]
-    many = len(heads_above(induction, 0.3))
-    plans += [("random", "zero", random_heads(many, 100 + seed, avoid + heads_above(induction, 0.3)))
-              for seed in range(2)]
+    avoid = above + previous
+    plans += [("random", "zero", random_heads(len(strongest), seed, avoid)) for seed in range(draws)]
+    plans += [("random", "zero", random_heads(len(above), 100 + seed, avoid)) for seed in range(2)]
+    return plans
+
+
+class Removal(NamedTuple):
+    """What removing `heads` does to copying random words (`removals`)."""
+    name: str  # "nothing", "induction", "all induction", "previous" or "random"
+    how: str  # "zero": their outputs zeroed; "mean": replaced by their mean output over other texts
+    heads: list  # [(layer, head), ...]
+    copying: float  # the loss on the held-out random texts' second half, in nats
+    score: float | None  # the strongest induction head's score there; None when it is among those removed
+    natural: float  # the loss on NATURAL, in nats
+
+
+def removals(draws=4):
+    """What removing the heads of `removal_plans(draws)` does on random words: a list of `Removal`.
+
+    On the held-out repeated texts: the loss on their second half, where every word
+    can be copied, and the strongest induction head's score; on NATURAL, the loss.
+    Each way of removing ("zero", "mean") runs in two batches, one per length in tokens.
+    """
+    return list(_removals(draws))
+
+
+@functools.cache
+def _removals(draws):
+    plans = removal_plans(draws)
+    layer, head = induction_heads()[0]
+    rows, targets = _positions()
     held = held_out_texts()
-    for how in ("zero", "mean"):  # each way's runs in three batches; the calls below find them made
-        mine, instead = [heads for _, h, heads in plans if h == how], None if how == "zero" else means
-        smollm.run_batch([SENTENCE] * len(mine), mine, instead)
-        smollm.run_batch([NATURAL] * len(mine), mine, instead)
-        smollm.run_batch([t for _ in mine for t in held], [heads for heads in mine for _ in held], instead)
-    layer, head = strongest[0]
-    results = []
-    for name, how, heads in plans:
-        instead = None if how == "zero" else means
-        results.append((name, how, heads, probability(SENTENCE, " milk", heads, instead),
-                        float(smollm.run(SENTENCE, heads, instead)[2][layer, head, LAST, MILK]),
-                        copying_loss(held, heads, instead), natural_loss(heads, instead),
-                        None if strongest[0] in heads else float(induction_scores(held, heads, instead)[layer, head])))
-    return results
+    found = {}
+    for how, instead in (("zero", None), ("mean", head_means(unrepeated_texts()))):
+        mine = [heads for _, h, heads in plans if h == how]
+        on_held = smollm.run_batch([t for _ in mine for t in held], [r for r in mine for _ in held], instead)
+        on_natural = smollm.run_batch([NATURAL] * len(mine), mine, instead)
+        for i, heads in enumerate(mine):
+            runs = on_held[i * len(held):(i + 1) * len(held)]
+            copying = np.mean([_half_losses(t, run)[1] for t, run in zip(held, runs)])
+            score = np.mean([weights[layer, head, rows, targets].mean() for _, _, weights, _ in runs])
+            found[how, tuple(heads)] = (float(copying), None if (layer, head) in heads else float(score),
+                                        _natural_loss(on_natural[i][3]))
+    return tuple(Removal(name, how, heads, *found[how, tuple(heads)]) for name, how, heads in plans)
+
+
+def copying_sentences():
+    """(text said twice, word to copy, its mention) for SENTENCE and each of REPEATED_SENTENCES."""
+    return [(SENTENCE, " milk", MENTION)] + REPEATED_SENTENCES
+
+
+def sentence_removals(draws=4):
+    """What removing heads does to copying in sentences: [(name, heads, p), ...].
+
+    `p` holds the probability of the word to copy after each text of `copying_sentences()`,
+    then of " milk" after MENTION. The first two rows are the controls: the second sentence
+    alone ("alone") and after a mere mention of the word ("mention"; for MENTION, itself).
+    Then the plans of `removal_plans(draws)` that zero the induction heads or heads drawn at
+    random, and nothing removed; the other plans would cost a run per text each and say
+    nothing more about copying here.
+    """
+    return list(_sentence_removals(draws))
+
+
+@functools.cache
+def _sentence_removals(draws):
+    triples = copying_sentences()
+    words = [smollm.tokenize(word)[1][0] for _, word, _ in triples] + [smollm.tokenize(" milk")[1][0]]
+
+    def last_row_p(runs):  # p(word) at the last row of each run
+        return tuple(float(softmax(run.logits_at(-1))[j]) for j, run in zip(words, runs))
+
+    alone = smollm.run_batch([text[text.index(". ") + 2:] for text, _, _ in triples])  # five tokens each
+    mentions = smollm.run_batch([mention for _, _, mention in triples[1:]])  # eleven tokens each
+    (on_mention,) = smollm.run_batch([MENTION])
+    found = [("alone", [], last_row_p(alone + alone[:1])),
+             ("mention", [], last_row_p([on_mention] + mentions + [on_mention]))]
+    plans = [(name, heads) for name, how, heads in removal_plans(draws)
+             if how == "zero" and name in ("nothing", "induction", "all induction", "random")]
+    texts = [text for text, _, _ in triples] + [MENTION]  # twelve tokens each: one batch
+    runs = smollm.run_batch([text for _ in plans for text in texts], [heads for _, heads in plans for _ in texts])
+    for i, (name, heads) in enumerate(plans):
+        found.append((name, heads, last_row_p(runs[i * len(texts):(i + 1) * len(texts)])))
+    return tuple(found)

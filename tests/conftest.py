@@ -36,6 +36,11 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 # every process, would spin while they wait.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+# The trained models' forward passes and dequantized weights, kept where the build keeps them
+# (snippets/trained_models.py): a run the build made is not made again by a test, a kernel or a
+# script these tests start, and one they make is there for the next build.
+if os.environ.get("FIGURE_CACHE", "on") != "off":
+    os.environ.setdefault("WHY_ATTENTION_CACHE", str(ROOT / ".cache" / "models"))
 PAGES = sorted(p.stem for p in DOCS.glob("*.md") if not p.name.endswith(".zh.md"))  # slugs
 
 # Debian's Chromium for the browser tests; Playwright cannot download a browser here.
@@ -197,7 +202,9 @@ IMPORT = re.compile(r"^\s*(?:from|import)\s+(\w+)", re.M)
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: takes a minute or more; handed out to the workers first")
+    config.addinivalue_line("markers", "slow: needs what a writer's quick check does without (Chromium, a live "
+                            "server, fresh kernels, a fresh environment, builds of other copies of the project, "
+                            "every snippet run as a script); left out by `pytest -m 'not slow'`, handed out first")
 
 
 def group_of(nodeid):
@@ -232,8 +239,14 @@ def pytest_xdist_auto_num_workers(config):
     return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else None
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects: it reads the marks added here
 def pytest_collection_modifyitems(config, items):
-    """The slow tests first, so that no worker ends on one alone (pytest.ini: no reordering)."""
+    """A test that opens Chromium (Playwright's `page`, `context` or `browser`) is slow; the slow tests
+    go first, so that no worker ends on one alone (pytest.ini: no reordering)."""
+    for item in items:
+        parameters = getattr(getattr(item, "callspec", None), "params", {})  # a `page` that is a parameter
+        if {"page", "context", "browser"} & (set(getattr(item, "fixturenames", ())) - set(parameters)):
+            item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: 0 if item.get_closest_marker("slow") else 1)
 
 

@@ -1,12 +1,14 @@
 """Unit and property tests of snippets/attention.py, the code readers copy."""
 
 import doctest
+import importlib
 
 import numpy as np
 import pytest
 
 import attention
 from attention import look_ahead_mask, scaled_dot_product_attention, softmax
+from conftest import SNIPPETS
 
 RNG = np.random.default_rng(0)
 
@@ -200,6 +202,23 @@ def test_nan_or_infinite_inputs_raise_instead_of_returning_nan(bad):
 def test_docstring_examples_hold():
     result = doctest.testmod(attention, extraglobs={"np": np})
     assert result.attempted >= 4 and result.failed == 0
+
+
+# Every snippet whose docstrings show examples; the two models' run in test_minilm.py and test_smollm.py,
+# in the worker that has the model loaded.
+WITH_EXAMPLES = sorted(p.stem for p in SNIPPETS.glob("*.py") if ">>> " in p.read_text(encoding="utf-8")
+                       and p.stem not in ("attention", "minilm", "smollm", "smollm_heads", "minilm_heads"))
+
+
+@pytest.mark.parametrize("name", WITH_EXAMPLES)
+def test_every_snippets_docstring_examples_hold(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_every_snippet_with_examples_is_checked_somewhere():
+    assert {"position_encoding", "plotting", "running_example", "trained_models"} <= set(WITH_EXAMPLES)
 
 
 # --- Multi-head attention -------------------------------------------------------------------

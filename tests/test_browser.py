@@ -6,16 +6,18 @@ Without Chromium these tests skip with that hint, except under CI (CI=true),
 where they fail.
 """
 
+import os
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from conftest import EVERY_FIGURE_DRAWN, MATERIAL_BUNDLE, PAGES
+from sitebuild.generate.notebook_cells import NOT_CHAPTERS
 from sitebuild.inside_page.figures import READABLE_PX
 from test_figure_text import CJK_FONT, TEXT_BOXES, latin_only_labels, layout_problems
 
-NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in {"index", "glossary"}]
+NOTEBOOK_PAGES = [f"notebooks/{page}" for page in PAGES if page not in NOT_CHAPTERS]
 PAGE_KIB = 100  # what a page may transfer as it loads, gzipped (served_site gzips as GitHub Pages does)
 DRAWING_HEIGHTS = "() => Array.from(document.querySelectorAll('.figure-drawing'), box => box.getBoundingClientRect().height)"
 SEARCH_WORDS = {"en": ("dot product", "dot-product-similarity/"), "zh": ("前瞻掩码", "decoder-self-attention/")}
@@ -148,7 +150,8 @@ UNREACHABLE_SCROLLING = """() => Array.from(document.querySelectorAll('body *'))
          && !el.querySelector('a[href], button, input, [tabindex]:not([tabindex="-1"])');
 }).map(el => el.tagName + '.' + el.className.toString().slice(0, 40))"""
 
-# The landmarks a screen reader is offered, as "role|name".
+# The landmarks a screen reader is offered, as "role|name" (the name from aria-label, or from the
+# elements aria-labelledby names: Material names each section's <nav> by its label).
 LANDMARKS = """() => {
   const implicit = {NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary'};
   const out = [];
@@ -159,7 +162,8 @@ LANDMARKS = """() => {
            : (el.tagName === 'HEADER' ? 'banner' : 'contentinfo');
     if (['navigation', 'main', 'complementary', 'banner', 'contentinfo', 'search', 'region'].includes(role)
         && el.checkVisibility())  // hidden ones are not in the accessibility tree
-      out.push(role + '|' + (el.getAttribute('aria-label') || ''));
+      out.push(role + '|' + (el.getAttribute('aria-label') || (el.getAttribute('aria-labelledby') || '').split(/\s+/)
+        .map(id => document.getElementById(id)).filter(Boolean).map(l => l.textContent.trim()).join(' ')));
   });
   return out;
 }"""
@@ -274,6 +278,45 @@ def test_page_in_the_browser(page, served_site, name, language):
     assert link == page_url(served_site, name, other)
 
 
+# Desktop widths, in CSS px, at which no figure may be cut: Material's text column is 750 px
+# wide at 1024 and 688 px from 1220 (both sidebars shown) to 1599, so a figure whose readable
+# width (sitebuild/inside_page/figures.py) is at most 688 px fits all three.
+DESKTOP_WIDTHS = [1024, 1280, 1440]
+# The figure boxes of a page (chapters and notebook pages) that scroll sideways.
+FIGURES_THAT_SCROLL = """() => Array.from(document.querySelectorAll('.snippet-figure, .notebook-figure'))
+  .filter(box => box.scrollWidth > box.clientWidth)
+  .map(box => `${box.id || box.querySelector('img').getAttribute('src')}: ${box.scrollWidth} px in ${box.clientWidth}`)"""
+
+
+def figures_cut(page, widths=DESKTOP_WIDTHS):
+    """{viewport width: the figure boxes that scroll sideways at it} for the page as loaded."""
+    cut = {}
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 900})
+        if scrolling := page.evaluate(FIGURES_THAT_SCROLL):
+            cut[width] = scrolling
+    page.set_viewport_size(DESKTOP)
+    return cut
+
+
+def test_the_desktop_figure_check_can_fail(page):
+    page.set_content('<figure class="snippet-figure" id="too-wide" style="overflow-x:auto;width:600px;margin:0">'
+                     '<div style="min-width:700px;height:10px"></div></figure>'
+                     '<figure class="snippet-figure" id="fits" style="overflow-x:auto;width:600px;margin:0">'
+                     '<div style="min-width:500px;height:10px"></div></figure>')
+    assert figures_cut(page, [1024]) == {1024: ["too-wide: 700 px in 600"]}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("name", PAGES + NOTEBOOK_PAGES)
+def test_no_figure_is_cut_on_a_desktop(page, served_site, name, language):
+    """Issue 48: at 1024 px and wider every figure fits the text column with its smallest text
+    9 px tall, so none is cropped at the right and scrolls sideways in its box."""
+    page.goto(page_url(served_site, name, language), wait_until="load")
+    page.add_style_tag(content=EVERY_FIGURE_DRAWN)
+    assert figures_cut(page) == {}, "figures wider than the text column"
+
+
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_copy_button_copies_its_own_block(page, served_site, language):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
@@ -366,3 +409,47 @@ def test_material_script_moves_nothing_when_it_comes_late(browser, served_site, 
     assert page.evaluate("window.component$ !== undefined"), "Material's script did not start"
     assert layout_shifts(page) == [], "Material's script moved what the reader sees"
     context.close()
+
+
+# Each figure box: does it scroll sideways, is it a tab stop, and is a heatmap's grid inside it.
+FIGURE_BOXES = """() => Array.from(document.querySelectorAll('figure.snippet-figure')).map(f => ({
+  id: f.id, scrolls: f.scrollWidth > f.clientWidth + 1, tabStop: f.getAttribute('tabindex') === '0',
+  grid: !!f.querySelector('rect.cell-hit')}))"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_figure_box_is_a_tab_stop_only_while_it_scrolls(page, served_site, language):
+    """A figure too wide for a phone is a tab stop in the HTML, so that without JavaScript the keyboard
+    can scroll it (sitebuild/inside_page/figures.py). At a desktop width where it fits it is not
+    (accessibility-fixes.js): the first Tab into it lands on a heatmap's grid. At 360 px it is again."""
+    url = page_url(served_site, "input-to-attention", language)
+    html = page.context.request.get(url).text()
+    in_html = re.findall(r'<figure class="snippet-figure"[^>]*id="([\w-]+)"[^>]*tabindex="0"', html)
+    assert in_html, "no figure of the page is a tab stop in its HTML: nothing to check"
+    page.goto(url, wait_until="networkidle")
+    boxes = page.evaluate(FIGURE_BOXES)
+    assert [b for b in boxes if b["tabStop"] != b["scrolls"]] == []
+    fits = [b for b in boxes if b["id"] in in_html and not b["scrolls"] and b["grid"]]
+    assert fits, "no figure with a heatmap that is a tab stop in the HTML fits the desktop column"
+    figure = page.locator(f"#{fits[0]['id']}")
+    figure.evaluate("f => { const b = document.createElement('button'); b.id = 'before-figure';"
+                    " b.textContent = 'before'; f.before(b); b.focus(); }")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('class')") == "cell-hit"
+    page.set_viewport_size(PHONE)
+    page.wait_for_function(f"() => document.getElementById('{fits[0]['id']}').getAttribute('tabindex') === '0'")
+    assert [b for b in page.evaluate(FIGURE_BOXES) if b["tabStop"] != b["scrolls"]] == []
+    page.set_viewport_size(DESKTOP)
+
+
+def test_the_chinese_pages_are_measured_in_the_font_chinese_readers_have():
+    """The page test measures /zh/ pages at 360 px in Noto Sans CJK (fonts-noto-cjk, Android's CJK font,
+    installed by .ci/run): a page one font fits may scroll sideways in another."""
+    import shutil
+    import subprocess
+    fonts = subprocess.run(["fc-list"], capture_output=True, text=True).stdout if shutil.which("fc-list") else ""
+    if "Noto Sans CJK" not in fonts:
+        message = "Noto Sans CJK not installed: apt-get install fonts-noto-cjk (as .ci/run does)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)

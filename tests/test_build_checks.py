@@ -7,11 +7,16 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from conftest import INSTALL, INSTALL_BUILD_CODE, ROOT, SOURCE_DATE_EPOCH, differing_files, mkdocs_build
 from test_engines import site_differences
+
+# Every test here builds a copy of the project of its own (a fresh clone in a fresh environment, or a
+# minimal copy with a planted fault): the full suite's work, not a writer's quick check.
+pytestmark = pytest.mark.slow
 
 MINIMAL_NAV = "nav:\n  - Home: index.md\n  - Glossary: glossary.md\n"
 
@@ -93,7 +98,6 @@ def kernel_blocked_path(folder):
     return folder
 
 
-@pytest.mark.slow
 def test_a_fresh_clone_builds_this_site_byte_for_byte_with_properdocs_without_caches_or_a_kernel(tmp_path, request):
     """A fresh clone gets its own environment from the locks, and ProperDocs, the second engine,
     builds it with no cache and no Jupyter kernel able to start (ipykernel unimportable in the
@@ -107,13 +111,17 @@ def test_a_fresh_clone_builds_this_site_byte_for_byte_with_properdocs_without_ca
     check = subprocess.run([sys.executable, "-m", "ipykernel_launcher", "--version"], capture_output=True, text=True,
                            env={**os.environ, "PYTHONPATH": str(blocked)})
     assert "no kernels in the build" in check.stderr  # a kernel cannot start
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    # Nothing kept from before: no figure, notebook or model run cached (conftest's WHY_ATTENTION_CACHE).
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "WHY_ATTENTION_CACHE")}
     env.update(SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH, FIGURE_CACHE="off", NO_MKDOCS_2_WARNING="1",
                SITE_URL=request.getfixturevalue("site_url"))
     python = getattr(sys, "_base_executable", sys.executable)  # the interpreter this venv was made from
     clone = fresh_clone(tmp_path / "project")
-    script = (f"'{python}' -m venv .venv && .venv/bin/python -m {INSTALL} -q "
-              f"&& .venv/bin/python -m {INSTALL_BUILD_CODE} -q "
+    # The README's install, by uv (pinned and hashed in requirements.txt, installed beside this Python):
+    # the same hashed locks in seconds instead of minutes. CI runs the README's own pip commands.
+    uv = f"'{Path(sys.executable).with_name('uv')}' pip --quiet"
+    script = (f"'{python}' -m venv .venv && {uv} {INSTALL.removeprefix('pip ')} --python .venv/bin/python "
+              f"&& {uv} {INSTALL_BUILD_CODE.removeprefix('pip ')} --python .venv/bin/python "
               f"&& PYTHONPATH='{blocked}' .venv/bin/properdocs build --strict -q -f mkdocs.yml -d site")
     run = subprocess.Popen(["bash", "-c", script], cwd=clone, env=env, text=True,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -154,6 +154,31 @@ def test_figures_use_one_term_per_concept():
     assert wording_problems(text) == []
 
 
+JAVASCRIPTS = sorted((DOCS / "javascripts").glob("*.js"))
+JS_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def zh_script_text(source):
+    """The Chinese a reader sees from our JavaScript: every string literal that holds a CJK character."""
+    return "\n".join(s for s in JS_STRING.findall(source) if re.search(f"[{CJK}]", s))
+
+
+def test_the_script_text_is_read_from_string_literals():
+    assert zh_script_text('var t = {zh: {masked: "被遮盖：不能关注", w: "宽度 d_k"}, en: {a: "width"}};') == (
+        "被遮盖：不能关注\n宽度 d_k")
+    planted = zh_script_text('zh: {masked: "被遮盖的键", width: "宽度 d_k", cells: "{r} 行 × {c} 列"}')
+    assert sorted(variants_used(planted, GLOSSARY_ENTRIES)) == [("宽度", "维度"), ("遮盖", "掩码")]
+
+
+@pytest.mark.parametrize("path", JAVASCRIPTS, ids=lambda p: p.name)
+def test_our_javascript_uses_one_term_per_concept(path):
+    """The hover explanations, the explorables' labels, the grids' names: the glossary's terms too."""
+    text = zh_script_text(path.read_text(encoding="utf-8"))
+    assert variants_used(text, GLOSSARY_ENTRIES) == []
+    assert bare_words(text) == []
+    assert wording_problems(text) == []
+
+
 # A word that is right in one compound and wrong alone (the glossary entry says which).
 BARE_WORDS = {
     "批 alone: write 批量, 小批量 or 全批量 (glossary: training)": r"批(?!量)",

@@ -1,4 +1,4 @@
-"""Claims made in prose by the chapters "The dot product measures similarity" and "Summary".
+"""Claims made in prose by the chapters "The dot product measures similarity", "Summary" and "Why this design".
 
 The code blocks on those pages check the numbers they print; these tests check
 the statements the text makes around them, and that the figure of aligned,
@@ -33,6 +33,24 @@ def test_the_three_keys_are_what_their_names_say():
     assert sums["aligned"] > sums["unrelated"] > sums["opposed"]
     assert sums["opposed"] == -sums["aligned"]
     assert sums["unrelated"] == 0
+
+
+@pytest.mark.parametrize("page", ["dot-product-similarity.md", "dot-product-similarity.zh.md"])
+def test_the_arrows_stand_at_the_angles_the_caption_gives(page):
+    """The figure draws each pair in its own plane with its true lengths and angle: 11°, 169° and 90°."""
+    from fig_aligned_opposed_unrelated import angle_degrees, in_their_plane
+
+    angles = {name: round(angle_degrees(Q, k)) for name, k in KEYS.items()}
+    assert angles == {"aligned": 11, "opposed": 169, "unrelated": 90}
+    for k in KEYS.values():
+        q2, k2 = in_their_plane(Q, k)
+        assert np.linalg.norm(q2) == pytest.approx(np.linalg.norm(Q))
+        assert np.linalg.norm(k2) == pytest.approx(np.linalg.norm(k))
+        assert q2 @ k2 == pytest.approx(Q @ k)  # the drawn arrows keep the dot product
+    caption = next(line for line in (DOCS / page).read_text(encoding="utf-8").splitlines()
+                   if line.endswith("(fig_aligned_opposed_unrelated.py)"))
+    for degrees in angles.values():
+        assert f"{degrees}°" in caption
 
 
 def test_the_largest_component_supplies_two_thirds_of_the_aligned_sum():
@@ -80,7 +98,7 @@ def test_summary_numbers_for_blue():
 
 
 def test_scores_are_a_bilinear_form_of_rank_at_most_d_k():
-    """summary: q_i · k_j = x_i (W_Q W_Kᵀ) x_jᵀ, and W_Q W_Kᵀ has rank at most d_k."""
+    """why-this-design (#shared-query-key): q_i · k_j = x_i (W_Q W_Kᵀ) x_jᵀ, and W_Q W_Kᵀ has rank at most d_k."""
     x = encoder_input(SOURCE_WORDS)
     a = W_Q @ W_K.T  # (d_model, d_model)
     np.testing.assert_allclose(x @ a @ x.T, (x @ W_Q) @ (x @ W_K).T)

@@ -371,3 +371,138 @@ def test_the_softmax_sharpening_explorable(browser, served_site, language, schem
     assert largest() >= unscaled > scaled  # without scaling the row piles onto one key
     assert layout_shifts(page) == [], "the explorable moved the page's content"
     context.close()
+
+
+# ---- The training replay of learning-relevance (docs/javascripts/training-replay.js) ----
+
+REPLAY_DATA = "fig-query-turns-to-key.json"
+REPLAY_LABEL = {"en": "training step", "zh": "训练步数"}
+
+
+def replay(page):
+    return page.locator("#fig-query-turns-to-key + .explorable[data-explorable='training-replay']")
+
+
+def replay_weights(root):
+    """milk's row as the replay says it: {word: weight}."""
+    says = root.locator(".explorable__says").inner_text()
+    return {word: float(weight) for word, weight in re.findall(r"(\w+) (\d\.\d\d)", says)}
+
+
+def expected_row(step):
+    """milk's row of weights at `step` of the chapter's training run, to two decimals."""
+    import relevance_training as rt
+    return {word: round(float(w), 2) for word, w in zip(rt.SENTENCE, rt.train().weights[step])}
+
+
+def test_the_learning_relevance_replay_data_leaves_the_page(built_site):
+    """The page holds the replay's controls and the plane; the run's vectors are in a file fetched on first use."""
+    import json
+
+    import relevance_training as rt
+    for language in ("en", "zh"):
+        text, figures = figures_of(built_site, "learning-relevance", language)
+        svg = re.search(r"<svg [^>]*data-figure='([^']*)' data-figure-src=\"" + REPLAY_DATA + '"', text)
+        assert svg, f"{language}: the replay's figure names no data file"
+        kept = json.loads(html.unescape(svg[1]))["explorable"]
+        assert kept["name"] == "training-replay" and kept["last"] == rt.STEPS and kept["every"] == 10
+        assert not {"steps", "queries", "keys"} & set(kept), "the run's history is in the page"
+        slider = re.search(r'<input type="range" id="fig-query-turns-to-key-step" min="0" max="(\d+)" step="(\d+)"', text)
+        assert slider and (int(slider[1]), int(slider[2])) == (kept["last"], kept["every"])
+        assert f'<label for="fig-query-turns-to-key-step">{REPLAY_LABEL[language]}</label>' in text
+        full = next(f["explorable"] for f in figures if (f.get("explorable") or {}).get("name") == "training-replay")
+        run = rt.train()
+        assert full["steps"] == list(range(0, rt.STEPS + 1, 10))
+        np.testing.assert_allclose(full["queries"], run.queries[full["steps"]], rtol=0, atol=5e-7)
+        np.testing.assert_allclose(full["keys"], run.keys[full["steps"]], rtol=0, atol=5e-7)
+
+
+def first_move(page, slider, key="ArrowRight"):
+    """Move the slider once by keyboard: the move that loads training-replay.js and the run."""
+    slider.focus()
+    with page.expect_response(lambda response: response.url.endswith(REPLAY_DATA)):
+        page.keyboard.press(key)
+    page.wait_for_function("window.trainingReplay !== undefined")
+
+
+def test_the_learning_relevance_replay_computes_the_weights_as_numpy_does(page, served_site):
+    """training-replay.js's softmax(k · q / √d_k) on the fetched frames, against NumPy and the run."""
+    import relevance_training as rt
+    page.goto(page_url(served_site, "learning-relevance", "en"), wait_until="networkidle")
+    first_move(page, replay(page).locator("input[type=range]"))
+    data, js = page.evaluate(f"""async () => {{
+      const data = (await (await fetch("{REPLAY_DATA}")).json()).explorable;
+      return [data, data.steps.map((_, frame) => window.trainingReplay.weights(data, frame))]; }}""")
+    queries, keys = np.array(data["queries"]), np.array(data["keys"])
+    numpy = softmax(np.einsum("snd,sd->sn", keys, queries) / np.sqrt(data["d_k"]))
+    np.testing.assert_allclose(js, numpy, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(js, rt.train().weights[data["steps"]], rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_learning_relevance_replay_by_keyboard_and_mouse(page, served_site, language, scheme):
+    requested = []
+    page.on("request", lambda request: requested.append(request.url.rsplit("/", 1)[-1]))
+    open_page(page, page_url(served_site, "learning-relevance", language), scheme)
+    assert "cell-grids.js" in requested
+    for later in ("training-replay.js", REPLAY_DATA, "explorables.js", "cell-explanations.js"):
+        assert later not in requested, f"{later} is loaded before the reader uses the replay"
+    root = replay(page)
+    slider = root.locator("input[type=range]")
+    assert root.locator("label").inner_text() == REPLAY_LABEL[language]
+    assert slider.get_attribute("min") == "0" and slider.get_attribute("max") == "1500"
+    scroll_to(page, slider)
+    watch_content_shifts(page)
+    slider.focus()
+    assert REPLAY_DATA not in requested, "the run is fetched before the reader moves the slider"
+
+    # Keyboard: the first key loads the script and the run and draws that step; ten steps of 10 reach 100.
+    first_move(page, slider)
+    expect(root.locator(".explorable__says")).to_contain_text("drank")
+    for _ in range(9):
+        page.keyboard.press("ArrowRight")
+    assert slider.input_value() == "100" and root.locator("output").inner_text() == "100"
+    assert replay_weights(root) == expected_row(100)
+    assert "100" in slider.get_attribute("aria-valuetext") and "1500" in slider.get_attribute("aria-valuetext")
+    page.keyboard.press("End")
+    assert slider.input_value() == "1500"
+    assert replay_weights(root) == expected_row(1500)
+    assert replay_weights(root)["drank"] == 0.68 and replay_weights(root)["cat"] == 0.32
+    assert root.locator("svg path[d]").count() >= 9  # the axes, and four arrows of a line and a head each
+
+    # Mouse: a click at the slider's start goes back to the random start.
+    box = slider.bounding_box()
+    page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
+    assert slider.input_value() == "0"
+    assert replay_weights(root) == expected_row(0)
+    assert requested.count(REPLAY_DATA) == 1 and requested.count("training-replay.js") == 1
+    assert layout_shifts(page) == [], "the replay moved the page's content"
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_learning_relevance_replay_by_touch(browser, served_site, language):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
+                                  service_workers="block")
+    page = context.new_page()
+    open_page(page, page_url(served_site, "learning-relevance", language), "light")
+    root = replay(page)
+    slider = root.locator("input[type=range]")
+    scroll_to(page, slider)
+    box = slider.bounding_box()
+    assert box["height"] >= 24  # a target at least 24 px high (WCAG 2.5.8)
+    with page.expect_response(lambda response: response.url.endswith(REPLAY_DATA)):
+        page.touchscreen.tap(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)  # the far end
+    expect(root.locator(".explorable__says")).to_contain_text("drank 0.68")
+    assert slider.input_value() == "1500" and replay_weights(root) == expected_row(1500)
+    context.close()
+
+
+def test_without_javascript_the_learning_relevance_replay_is_not_shown(browser, served_site):
+    """Controls that would do nothing stay hidden; the static figure is there."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(page_url(served_site, "learning-relevance", "en"))
+    assert page.locator("#fig-query-turns-to-key svg").count() == 1
+    assert replay(page).count() == 1 and not replay(page).is_visible()
+    context.close()

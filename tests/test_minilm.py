@@ -11,6 +11,7 @@ import pytest
 
 import attention
 import minilm
+import trained_models
 
 # The example of the model's README: three sentences and their printed similarities.
 README_SENTENCES = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."]
@@ -30,12 +31,15 @@ def test_a_changed_model_would_not_reproduce_them(monkeypatch):
     changed = dict(minilm.weights())
     changed["encoder.layer.2.attention.self.query.bias"] = changed["encoder.layer.2.attention.self.query.bias"] + 0.1
     monkeypatch.setattr(minilm, "weights", lambda: changed)
-    minilm._run.cache_clear()
-    try:
-        embeddings = np.array([minilm.sentence_embedding(s) for s in README_SENTENCES])
-        assert round(float(embeddings[0] @ embeddings[1]), 4) != README_SIMILARITIES[(0, 1)]
-    finally:
-        minilm._run.cache_clear()
+    monkeypatch.setattr(minilm, "RUNS", fresh_runs())
+    embeddings = np.array([minilm.sentence_embedding(s) for s in README_SENTENCES])
+    assert round(float(embeddings[0] @ embeddings[1]), 4) != README_SIMILARITIES[(0, 1)]
+
+
+def fresh_runs():
+    """A cache of runs of its own, in memory only: for a test that changes the model, so nothing it
+    computes is kept, and nothing computed before is found."""
+    return trained_models.RunCache("minilm-test", minilm.WEIGHTS_SHA256, [], folder=False)
 
 
 def test_the_weights_file_is_the_upstream_one():
@@ -47,7 +51,7 @@ def test_a_weights_file_with_one_byte_changed_is_refused(tmp_path):
     planted = tmp_path / "model.safetensors"
     planted.write_bytes(original[:-1] + bytes([original[-1] ^ 1]))  # a float's last byte flipped
     with pytest.raises(ValueError, match="is not all-MiniLM-L6-v2's weights file: its SHA-256 is"):
-        minilm.load_weights(planted)
+        minilm.load(planted)
 
 
 def test_every_layer_uses_the_sites_multi_head_attention(monkeypatch):
@@ -58,11 +62,8 @@ def test_every_layer_uses_the_sites_multi_head_attention(monkeypatch):
         return attention.multi_head_attention(*args, **kwargs)
 
     monkeypatch.setattr(minilm, "multi_head_attention", recording)
-    minilm._run.cache_clear()
-    try:
-        minilm.attention_weights("A short sentence.")
-    finally:
-        minilm._run.cache_clear()
+    monkeypatch.setattr(minilm, "RUNS", fresh_runs())
+    minilm.attention_weights("A short sentence.")
     assert calls == [minilm.N_HEADS] * minilm.N_LAYERS
 
 
@@ -123,8 +124,10 @@ def test_removing_a_head_is_zeroing_its_rows_of_w_o(monkeypatch):
         return matrices, biases
 
     monkeypatch.setattr(minilm, "attention_parameters", without_the_head)
-    by_hand = minilm._run.__wrapped__(sentence, (), None)
+    monkeypatch.setattr(minilm, "RUNS", fresh_runs())
+    by_hand = minilm.run(sentence)
     np.testing.assert_allclose(removed[3], by_hand[3], atol=1e-9)  # the last layer's rows
+    monkeypatch.undo()
     intact = minilm.run(sentence)
     np.testing.assert_array_equal(removed[1][: layer + 1], intact[1][: layer + 1])  # nothing before it moves
     assert not np.allclose(removed[3], intact[3])
@@ -141,9 +144,23 @@ def test_a_head_replaced_by_its_mean_adds_its_mean_through_w_o():
 
 
 @pytest.mark.parametrize("removed, replacement, message", [
-    ([(6, 0)], None, "no head"), ([(0, 12)], None, "no head"),
+    ([(6, 0)], None, "no head"), ([(0, 12)], None, "no head"), ([(-1, 0)], None, r"no head \(-1, 0\)"),
     ([(0, 1)], np.zeros((6, 12, 31)), "replacement must be"),
 ])
 def test_a_head_that_does_not_exist_is_refused(removed, replacement, message):
     with pytest.raises(ValueError, match=message):
         minilm.run("The cat sat.", removed=removed, replacement=replacement)
+
+
+def test_the_shared_weights_cannot_be_changed_by_a_caller():
+    w = minilm.weights()["encoder.layer.0.attention.self.query.weight"]
+    with pytest.raises(ValueError, match="read-only"):
+        w *= 2
+    found = minilm.run("The cat sat.")
+    with pytest.raises(ValueError, match="read-only"):
+        found.weights[0, 0, 0, 0] = 1.0
+
+
+def test_the_docstring_examples_run():
+    import doctest
+    assert doctest.testmod(minilm).failed == 0 and doctest.testmod(minilm).attempted > 0

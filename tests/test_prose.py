@@ -5,6 +5,7 @@ import re
 import pytest
 
 from conftest import DOCS
+from sitebuild.generate.notebook_cells import NOT_CHAPTERS
 from test_running_example_consistency import page_facts
 
 MAIN_LINE_WORDS = {"learning-relevance": 1500}  # the longest chapter; the rest sits in collapsible blocks
@@ -55,7 +56,7 @@ def test_blues_weights_are_printed_in_full_only_where_they_are_introduced_and_de
 
 
 CHAPTERS = sorted(p.stem for p in DOCS.glob("*.md")
-                  if not p.name.endswith(".zh.md") and p.stem not in {"index", "glossary"})
+                  if not p.name.endswith(".zh.md") and p.stem not in NOT_CHAPTERS)
 
 
 def check_yourself_problems(markdown):
@@ -80,3 +81,34 @@ def test_the_questions_check_can_fail():
     assert check_yourself_problems("# T\n\n" + ok) == []
     assert check_yourself_problems("# T\n\n" + ok + "\n## What comes next { #next }\n") != []
     assert check_yourself_problems("# T\n\n" + ok.split("**2.**")[0]) == ["1 collapsed answers, not 2 or 3"]
+
+
+# --- No equation widens a page ------------------------------------------------------------------
+# Display maths ($$ ... $$) sits in a box of its own that scrolls sideways (extra.css .math-block,
+# a tab stop while it scrolls). Inline maths cannot: MathML does not break a line, so one long
+# formula in a sentence would make a 360 px page scroll (issue 48: 363 px in Noto Sans CJK).
+# An inline formula of more glyphs than this is written as display maths.
+INLINE_MATH_GLYPHS = 28
+
+
+def inline_math_glyphs(tex):
+    """About how many glyphs an inline formula shows: a command one, braces and scripts' marks none."""
+    shown = re.sub(r"\\(?:text|mathrm|operatorname)\{([^}]*)\}", r"\1", tex)
+    shown = re.sub(r"\\[a-zA-Z]+|\\.", "x", shown)
+    return len(re.sub(r"[{}_^ ]", "", shown))
+
+
+def long_inline_maths(markdown):
+    text = re.sub(r"^([ ]*)(```|~~~).*?^\1\2[ ]*$", "", markdown, flags=re.S | re.M)
+    text = re.sub(r"\$\$.*?\$\$", "", text, flags=re.S)
+    return [tex for tex in re.findall(r"(?<!\$)\$([^$\n]+)\$(?!\$)", text) if inline_math_glyphs(tex) > INLINE_MATH_GLYPHS]
+
+
+def test_the_inline_maths_check_can_fail():
+    assert long_inline_maths(r"so $q_i \cdot k_j = x_i W_Q (x_j W_K)^\top = x_i\, (W_Q W_K^\top)\, x_j^\top$ holds") != []
+    assert long_inline_maths(r"so $q \cdot k / \sqrt{d_k}$ and $$q_i \cdot k_j = x_i W_Q (x_j W_K)^\top = x_i (W_Q W_K^\top) x_j^\top$$") == []
+
+
+@pytest.mark.parametrize("path", sorted(DOCS.glob("*.md")), ids=lambda p: p.name)
+def test_no_inline_formula_is_too_long_for_a_phone(path):
+    assert long_inline_maths(path.read_text(encoding="utf-8")) == [], "write it as display maths ($$ ... $$)"

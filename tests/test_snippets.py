@@ -62,12 +62,15 @@ def standalone_runs(tmp_path_factory):
         jobs.append("|".join([str(folder), snippet.name, *runs]))
     home = tmp_path_factory.getbasetemp()
     result = subprocess.run([sys.executable, "-c", RUN_AS_SCRIPTS, *jobs], capture_output=True, text=True, cwd=home,
-                            env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "HOME": str(home), "OPENBLAS_NUM_THREADS": "1"})
+                            env={"PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg", "HOME": str(home), "OPENBLAS_NUM_THREADS": "1",
+                                 # the models' runs the build made (conftest): a run is made once
+                                 **{k: v for k, v in os.environ.items() if k == "WHY_ATTENTION_CACHE"}})
     assert result.returncode == 0, result.stderr
     runs = [json.loads(line) for line in result.stdout.splitlines()]
     return {run["script"]: (run, Path(job.split("|")[0])) for run, job in zip(runs, jobs)}
 
 
+@pytest.mark.slow  # every snippet as a script, in a Python of its own
 @pytest.mark.parametrize("snippet", ALL_SNIPPETS, ids=lambda p: p.name)
 def test_snippet_runs_standalone_in_an_empty_folder(snippet, standalone_runs):
     """Copied with only the local modules it imports, the snippet runs as a script.

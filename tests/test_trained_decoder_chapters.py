@@ -15,7 +15,6 @@ import smollm_heads as sh
 # That their prose names no number their code does not print: tests/test_trained_model_chapter.py.
 
 
-
 @pytest.fixture(scope="module")
 def sentence():
     tokens, _, weights, _ = smollm.run(sh.SENTENCE)
@@ -50,6 +49,8 @@ def test_the_induction_stripe_and_the_first_token_in_the_sentence(sentence):
     layer, head = sh.induction_heads()[0]
     rows = weights[layer, head]
     assert rows[8].argmax() == 2 and rows[11].argmax() == 5  # " black" -> " cat", the last " the" -> " milk"
+    stripe = [rows[i, i - 6] for i in range(8, 12)]  # " black", " cat", " drank", " the" of the second sentence
+    assert np.argmax(stripe) == 0  # "strongest for ' black'"
     assert rows[7, 0] > 0.9  # " The", with its space, never came before: its row stays on the first token
     last = rows[-1]
     assert np.argsort(-last)[:2].tolist() == [sh.MILK, 0]  # " milk", then the first token takes most of the rest
@@ -69,23 +70,86 @@ def test_the_other_two_heads_of_the_induction_heads_group_park_on_the_first_toke
     assert all(weights[layer, h, -1, 0] > 0.9 for h in group)  # "almost everything on the first token"
 
 
+def test_the_milk_comes_back_as_well_after_a_mere_mention_and_a_car_only_after_the_repeat():
+    milk = sh.probability(sh.SENTENCE, " milk")
+    assert sh.probability(sh.MENTION, " milk") > milk > 0.2  # "as much"
+    assert "milk" in sh.MENTION and " the milk" not in sh.MENTION  # nothing before " the" was followed by milk
+    assert sh.probability("There was a car nearby. The black cat drank the", " car") < 0.005
+    assert smollm.next_tokens("The black cat drank the car. The black cat drank the", 1)[0][0] == " car"
+
+
+def test_the_repeated_sentences_are_chosen_as_the_page_says():
+    """Each word: below 0.01 after the second sentence alone, below 0.05 after a mere mention, and the
+    likeliest after the repeat; the article's milk fails the mention test."""
+    rows = {name: p for name, _, p in sh.sentence_removals()}
+    five = slice(1, 6)
+    assert all(p < 0.01 for p in rows["alone"][five]) and all(p < 0.05 for p in rows["mention"][five])
+    assert rows["mention"][0] > 0.05
+    for text, word, mention in sh.REPEATED_SENTENCES:
+        assert smollm.next_tokens(text, 1)[0][0] == word
+        assert mention.endswith(text[text.index(". ") + 2:]) and word in mention
+        assert len(smollm.tokenize(text)[0]) == len(smollm.tokenize(sh.SENTENCE)[0])  # one batch
+
+
+def test_the_four_strongest_induction_heads_fail_the_direct_path_test_and_a_later_one_passes():
+    heads = sh.heads_above(sh.induction_scores(sh.repeated_texts()), 0.3)
+    ranks = dict(zip(heads, sh.direct_path_ranks(sh.held_out_texts(), heads)))
+    for head in heads[:4]:
+        assert 10000 < np.median(ranks[head]) < 25000 and ranks[head].min() > 10  # "about 10,000th to 25,000th"
+    # The same measure finds a head that does copy, and one that does the opposite: it is not blind.
+    assert np.median(ranks[23, 2]) < 10 and np.sum(ranks[23, 2] <= 10) >= 12
+    assert np.median(ranks[24, 4]) > 0.9 * smollm.VOCABULARY  # "near the bottom"
+
+
 def test_the_removals_say_what_the_page_says():
-    table = {(name, how, tuple(heads)): rest for name, how, heads, *rest in sh.removals()}
-    nothing = next(rest for (name, _, _), rest in table.items() if name == "nothing")
-    p0, _, copying0, natural0, _ = nothing
-    for (name, how, heads), (p, weight, copying, natural, score) in table.items():
-        if name in ("induction", "all induction", "previous"):
-            assert p >= p0 - 0.01, (name, how)  # the circuit's removals do not lower p(" milk")
-            assert abs(natural - natural0) < 0.2, (name, how)  # ordinary text hardly changes
-        if name == "random":
-            assert copying - copying0 < 0.3  # "at most about a quarter of a nat", fourteen "no more"
-            if len(heads) == 4:
-                assert 0.15 < p < 0.35  # "between 0.19 and 0.30"
-    strongest_previous = tuple(sh.previous_token_heads()[:2])
-    assert table[("previous", "zero", strongest_previous)][4] < table[("nothing", "zero", ())][4] / 2
-    assert table[("all induction", "zero", tuple(sh.heads_above(sh.induction_scores(sh.repeated_texts()), 0.3)))][2] > 9
+    table = sh.removals()
+    by = {(r.name, r.how, tuple(r.heads)): r for r in table}
+    nothing = table[0]
+    assert nothing.name == "nothing" and nothing.heads == []
+    induction = sh.induction_scores(sh.repeated_texts())
+    above, previous = sh.heads_above(induction, 0.3), sh.previous_token_heads()
+    random = [r for r in table if r.name == "random"]
+    assert all(not set(r.heads) & set(above + previous) for r in random)  # the draws leave out every named head
+    assert max(r.copying for r in random) - nothing.copying < 0.3  # "at most a quarter of a nat"
+    assert by["induction", "zero", tuple(above[:4])].copying > 5
+    assert by["all induction", "zero", tuple(above)].copying > 9
+    strongest_previous = by["previous", "zero", tuple(previous[:2])]
+    assert strongest_previous.copying > 4.5 and strongest_previous.score < nothing.score / 2
+    assert by["previous", "zero", tuple(previous[2:])].copying - nothing.copying < 0.3  # "almost nothing"
+    for name, heads in (("induction", above[:4]), ("previous", previous[:2])):  # "less than zeroing them"
+        assert nothing.copying < by[name, "mean", tuple(heads)].copying < by[name, "zero", tuple(heads)].copying
+    random_change = max(abs(r.natural - nothing.natural) for r in random)
+    assert all(abs(r.natural - nothing.natural) <= random_change for r in table)  # "no removal changes ... more"
     first, _ = sh.losses(sh.held_out_texts())
     assert first > 13  # where nothing can be copied
+
+
+def test_removing_heads_in_sentences_does_what_the_page_says():
+    rows = {}
+    for name, heads, p in sh.sentence_removals():
+        rows.setdefault((name, len(heads)), []).append(np.array(p))
+    (intact,), (four,), (fourteen,) = rows["nothing", 0], rows["induction", 4], rows["all induction", 14]
+    random4, random14 = np.array(rows["random", 4]), np.array(rows["random", 14])
+    milk, five, mention = 0, slice(1, 6), 6
+    assert np.all(fourteen[five] < intact[five])  # "every one of the five words falls"
+    assert np.sum(fourteen[five] < 0.015) == 2  # "two of them to 0.01 or less"
+    assert np.sum(fourteen[five] < random14[:, five].min(axis=0)) == 4  # "below both draws ... in four of five"
+    car, lantern, ring, zebra, ladder = range(1, 6)
+    assert four[lantern] < intact[lantern] and four[ring] < intact[ring]
+    assert all(four[w] > intact[w] for w in (car, zebra, ladder))
+    change = np.abs(random4[:, five] - intact[five])
+    assert np.median(change) < 0.1 and change.max() < 0.15  # "about a tenth"
+    assert intact[milk] < four[milk] < fourteen[milk]  # removing them raises p(" milk")
+    assert four[milk] > random4[:, milk].max() and fourteen[milk] > random14[:, milk].max()
+    assert fourteen[mention] > intact[mention] > random14[:, mention].max()  # "where both ... give 0.20"
+
+
+def test_the_previous_token_head_holds_on_random_words_and_weakens_on_ordinary_text():
+    layer, head = sh.previous_token_heads()[0]
+    assert sh.previous_token_scores(sh.unrepeated_texts())[layer, head] > 0.9
+    for text in (sh.NATURAL, sh.PARAGRAPH):
+        assert 0.55 < sh.previous_token_scores([text])[layer, head] < 0.75  # "0.6-0.7"
+        assert sh.previous_token_weight_from_shared_parts([text], layer, head) < 0.8
 
 
 def test_rope_alone_makes_the_score_depend_on_the_offset():
@@ -99,9 +163,10 @@ def test_rope_alone_makes_the_score_depend_on_the_offset():
 def test_the_models_rows_do_know_their_position():
     """The page says the rows learn where they are in other ways: a probe finds it (Haviv et al. 2022)."""
     texts = sh.unrepeated_texts()
-    x = np.concatenate([smollm.run(t)[1][20] for t in texts])  # layer 20's rows, (4 * 26, 576)
+    x = np.concatenate([smollm.run(t)[1][20] for t in texts])  # layer 20's rows, (tokens of all texts, 576)
     positions = np.concatenate([np.arange(len(smollm.tokenize(t)[0])) for t in texts])
-    train, test = slice(0, 78), slice(78, None)  # three texts to fit, one to test
+    fitted = len(positions) - len(smollm.tokenize(texts[-1])[0])
+    train, test = slice(0, fitted), slice(fitted, None)  # the first texts to fit, the last to test
     features = np.c_[x, np.ones(len(x))]
     w = np.linalg.solve(features[train].T @ features[train] + 10 * np.eye(features.shape[1]),
                         features[train].T @ positions[train])

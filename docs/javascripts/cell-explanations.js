@@ -16,8 +16,8 @@
     en: {row: "row", col: "column", masked: "masked: this query may not attend to this key (score −∞, weight 0)",
       softmax: "softmax of row {row}: ", left: "masked keys are left out (weight 0)",
       q: "“", qq: "”", sep: ", ", others: "{n} smaller products"},
-    zh: {row: "行", col: "列", masked: "被遮盖：这个查询不能关注这个键（分数 −∞，权重 0）",
-      softmax: "对 {row} 这一行做 softmax：", left: "被遮盖的键不参与（权重 0）",
+    zh: {row: "行", col: "列", masked: "被掩蔽：这个查询不能关注这个键（分数 −∞，权重 0）",
+      softmax: "对 {row} 这一行做 softmax：", left: "被掩蔽的键不参与（权重 0）",
       q: "“", qq: "”", sep: "，", others: "其余 {n} 个较小的乘积"}
   };
   var SVG = "http://www.w3.org/2000/svg";
@@ -112,6 +112,12 @@
         shown.push("e^{" + num(x) + "}");
         total += Math.exp(x - top);
       });
+      if (c.left) {  // the scores' own operands (minilm-in-page.js): s = q · k, then ÷√d_k
+        var qk = dot(c.left[i], c.right[j]), sc = s + "_{" + col + "}";
+        lines.push(sc + " = " + c.names[1] + "_{" + row + "} · " + c.names[2] + "_{" + col + "} = " +
+          productTerms(c.left[i], c.right[j], t) + " = " + num(qk));
+        if (c.d_k) lines.push(sc + " / √" + c.d_k + " = " + num(qk) + " / " + num(Math.sqrt(c.d_k)) + " = " + num(logits[j]));
+      }
       lines.push(t.softmax.replace("{row}", t.q + row + t.qq) + "e^{" + arg(col) + "} / Σ_{j} e^{" + arg("j") + "}");
       if (allowed.indexOf(false) >= 0) lines.push(t.left);
       lines.push("= e^{" + num(logits[j]) + "} / (" + terms(shown) + ") = " + big(Math.exp(logits[j] - top) * Math.exp(top)) +
@@ -283,6 +289,6 @@
   }
 
   window.cellExplanations = {dot: dot, softmaxRow: softmaxRow, cellValue: cellValue, explain: explain, spoken: spoken,
-    load: load, TEXT: TEXT};
+    load: load, TEXT: TEXT, enhanceAll: enhanceAll};
   enhanceAll();
 })();

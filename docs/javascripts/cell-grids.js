@@ -3,7 +3,8 @@
 // load. The first time a reader points at, taps or tabs to a grid, it loads
 // cell-explanations.js, which outlines the cell and shows how its number was computed, and
 // hands it the event, so that first point, tap or focus is answered too. A reader who never
-// does pays for none of it (about 4 KiB gzipped on every page with a heatmap).
+// does pays for none of it (about 4 KiB gzipped on every page with a heatmap). It also loads
+// the script of an explorable whose controls are in the page on their first use (at the end).
 // Each grid's place comes from the SVG's data-figure attribute (written by the build:
 // snippets/plotting.py's heatmap() records it, sitebuild/after_pages/figure_data.py keeps
 // it in the page). Without JavaScript the figure reads as drawn, and the tables under it
@@ -78,5 +79,27 @@
 
   var t = TEXT[document.documentElement.lang.indexOf("zh") === 0 ? "zh" : "en"];
   document.querySelectorAll("svg[data-figure]").forEach(function (svg) { layGrids(svg, t); });
+<<<<<<< HEAD
+  // lay(svg): the grids of a heatmap drawn after the page loaded (minilm-in-page.js), its data
+  // in full in its data-figure attribute; explained at once if the explanations are in.
+  window.cellGrids = {laid: laid, explanations: explanations, lay: function (svg) {
+    layGrids(svg, t);
+    if (window.cellExplanations) window.cellExplanations.enhanceAll();
+  }};
+=======
+
+  // An explorable whose controls the build put in the page with the name of its script (data-script,
+  // sitebuild/after_pages/figure_data.py): the first press, tap or change of them loads that script,
+  // which picks up from the controls as they are then.
+  document.querySelectorAll("[data-script]").forEach(function (box) {
+    function load() {
+      ["pointerdown", "input"].forEach(function (type) { box.removeEventListener(type, load); });
+      var script = document.createElement("script");
+      script.src = here.replace(/cell-grids\.js/, box.getAttribute("data-script"));
+      document.head.appendChild(script);
+    }
+    ["pointerdown", "input"].forEach(function (type) { box.addEventListener(type, load); });
+  });
   window.cellGrids = {laid: laid, explanations: explanations};
+>>>>>>> training
 })();

@@ -5,6 +5,7 @@ notebook page, figures already in it) and returns what the site serves, in this 
 
 1. figure_scripts: the page loads cell-explanations.js / explorables.js if its figures use them;
    figure_data: their numbers move to a file in the page's `folder`, fetched on first use;
+   minilm_panel: the trained-model chapter's panel, given the model's export (`exported`);
 2. html_fixes: language links, named search landmarks, focusable scrolling boxes, no-js -> js;
 3. code_spans: highlighted code in fewer elements;
 4. search_index: the script that fetches this language's search index on the first search;
@@ -17,13 +18,20 @@ JavaScript lose their comments (asset_comments) and the search index is split pe
 (search_index). It returns the languages whose index got no document, for the caller to warn.
 """
 
-from . import asset_comments, code_spans, figure_data, figure_scripts, html_fixes, search_index, whitespace
+from . import (asset_comments, code_spans, figure_data, figure_scripts, html_fixes, minilm_panel, search_index,
+               whitespace)
 
 
-def page(html, language, folder):
-    """The HTML a built page in `language` is served as; `folder` is where it is written."""
+def page(html, language, folder, exported=None):
+    """The HTML a built page in `language` is served as; `folder` is where it is written.
+
+    `exported()` gives the in-page model's export (sitebuild/generate/minilm_export.py), for a
+    page with its panel; without it the panel's marker stays an empty element.
+    """
     html = figure_scripts.in_page(html)
     html = figure_data.moved_out(html, folder)
+    if exported is not None:
+        html = minilm_panel.in_page(html, language, exported)
     html = html_fixes.in_page(html, language)
     html = code_spans.in_page(html)
     html = search_index.in_page(html, language)

@@ -6,7 +6,9 @@ sitebuild/generate/figures.py, lists them); it loads cell-explanations.js, which
 explains the cells, when a reader first uses a grid. docs/javascripts/explorables.js
 builds an explorable under its figure, so only a page whose figure asks for one gets
 it, after cell-explanations.js (whose dot product and softmax it uses), which that
-page therefore loads at once. As extra_javascript they were on every page: 8.8 KiB
+page therefore loads at once. An explorable of OWN_SCRIPT (the training replay of
+learning-relevance) needs only cell-grids.js at load, which loads its script on first use.
+As extra_javascript they were on every page: 8.8 KiB
 gzipped on the home page, the glossary and the notebooks, which need none of it.
 
 The scripts go right after Material's bundle, where MkDocs puts extra_javascript.
@@ -19,15 +21,20 @@ SCRIPTS = "javascripts/"
 BUNDLE = re.compile(r'<script src="(?P<root>[^"]*)assets/javascripts/bundle\.[^"]+"></script>')
 # The figure's data is JSON in a single-quoted attribute: its double quotes stay as they are.
 HEATMAPS = re.compile(r"<svg [^>]*?data-figure='\{\"heatmaps\":\[\{")
-EXPLORABLE = re.compile(r"<svg [^>]*?data-figure='[^']*\"explorable\":\{")
+EXPLORABLE = re.compile(r"<svg [^>]*?data-figure='[^']*\"explorable\":\{\"name\":\"(?P<name>[^\"]+)\"")
+# Explorables with a script of their own, which needs neither cell-explanations.js nor explorables.js:
+# their controls are in the page (figure_data.controls), and cell-grids.js loads the script on first use.
+OWN_SCRIPT = {"training-replay"}
 
 
 def scripts_for(output):
     """The figure scripts a page's HTML needs, in the order they must run."""
+    names = EXPLORABLE.findall(output)
+    shared = [name for name in names if name not in OWN_SCRIPT]
     needed = []
-    if HEATMAPS.search(output) or EXPLORABLE.search(output):
+    if HEATMAPS.search(output) or names:  # cell-grids.js also loads an OWN_SCRIPT on first use
         needed.append("cell-grids.js")
-    if EXPLORABLE.search(output):
+    if shared:
         needed += ["cell-explanations.js", "explorables.js"]
     return needed
 

@@ -1,9 +1,10 @@
 """`python -m sitebuild.generate`: make what the pages need, without building the site.
 
-Draws every figure of every page in each language and makes every chapter's notebook (its
-outputs and its HTML), from the caches or in worker processes, into the caches the build
-reads (.cache/). With `--out DIR` it also writes them: DIR/figures/<name>.<lang>.svg,
-DIR/notebooks/<slug>[.<lang>].ipynb and .html, and DIR/snippets/<module>.py.
+Draws every figure of every page in each language, makes every chapter's notebook (its
+outputs and its HTML) and exports all-MiniLM-L6-v2 for the trained-model page's panel, from
+the caches or in worker processes, into the caches the build reads (.cache/). With `--out DIR`
+it also writes them: DIR/figures/<name>.<lang>.svg, DIR/notebooks/<slug>[.<lang>].ipynb and
+.html, DIR/snippets/<module>.py and DIR/minilm/.
 """
 
 import argparse
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..languages import LANGUAGES
-from . import figures, notebooks, served_snippets
+from . import figures, minilm_export, notebooks, served_snippets
 from .errors import GenerationError
 
 
@@ -28,6 +29,7 @@ def main(argv=None):
     try:
         drawn = {(stem, language): figures.drawing(stem, language)
                  for language in args.languages for stem in figures.figures_in_pages(language)}
+        minilm_export.start()
         if not args.no_notebooks:
             notebooks.start(args.languages, args.site_url)
         for (stem, language), future in drawn.items():
@@ -43,7 +45,9 @@ def main(argv=None):
                 _write(args.out / "notebooks" / f"{name}.html", html)
         if not args.no_notebooks:
             print(f"{len(notebooks.made())} notebooks", file=sys.stderr)
+        print(f"all-MiniLM-L6-v2 for the page: {minilm_export.exported()['manifest']}", file=sys.stderr)
         if args.out:
+            minilm_export.copy_to(args.out)
             (args.out / served_snippets.FOLDER).mkdir(parents=True, exist_ok=True)
             for name in served_snippets.modules():
                 shutil.copyfile(served_snippets.SNIPPETS / name, args.out / served_snippets.FOLDER / name)
@@ -52,6 +56,7 @@ def main(argv=None):
         return 1
     finally:
         figures.forget()
+        minilm_export.forget()
         notebooks.stop()
     return 0
 

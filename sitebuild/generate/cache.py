@@ -10,6 +10,7 @@ import os
 from .. import ROOT
 
 FOLDER = ROOT / ".cache"
+MODELS = FOLDER / "models"  # the trained models' runs and weights (snippets/trained_models.py)
 
 
 def enabled():

@@ -103,12 +103,24 @@ def local_imports(path):
     """The modules of snippets/ that `path` imports, directly or not (sorted paths)."""
     found, todo = set(), [Path(path)]
     while todo:
-        for name in imported_names(todo.pop().read_text(encoding="utf-8")):
+        for name in _imports_of_file(*_stamped(todo.pop())):
             dep = SNIPPETS / f"{name}.py"
             if dep.is_file() and dep not in found:
                 found.add(dep)
                 todo.append(dep)
     return sorted(found)
+
+
+def _stamped(path):
+    """A file and what tells whether it changed (its modification time and size), for the caches below."""
+    stat = path.stat()
+    return path, (stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _imports_of_file(path, stamp):
+    """`imported_names` of a file, read and parsed once per version of it (a build asks hundreds of times)."""
+    return imported_names(path.read_text(encoding="utf-8"))
 
 
 def lane(sources):
@@ -133,8 +145,15 @@ def imported_names(source):
 
 
 def cache_key(path, lang):
+    """A figure's key: this file, the language, the snippet and every local module it imports."""
+    files = [Path(path), *local_imports(path)]
+    return _key_of(lang, tuple(_stamped(source) for source in files))
+
+
+@functools.lru_cache(maxsize=None)
+def _key_of(lang, stamped_files):
     digest = hashlib.sha256(Path(__file__).read_bytes() + lang.encode())
-    for source in [Path(path), *local_imports(path)]:
+    for source, _ in stamped_files:
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()[:16]
 

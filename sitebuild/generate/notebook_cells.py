@@ -24,7 +24,7 @@ from .figures import SNIPPETS
 from .notebook_modules import module_cell, needed_modules
 
 DOCS = ROOT / "docs"
-NOT_CHAPTERS = {"index", "glossary"}
+NOT_CHAPTERS = {"index", "going-deeper", "glossary"}  # pages without code or questions of their own
 
 TEXT = {
     "en": {
@@ -43,7 +43,7 @@ TEXT = {
         "figure": "**图：**{caption}",
         "and": "、",
         "intro": (
-            "> 本笔记本就是《注意力为什么有效》中的[{title}]({url})一章，与网页由同一份源文件生成。"
+            "> 本笔记本就是《注意力为什么有效》中的“[{title}]({url})”一章，与网页由同一份源文件生成。"
             "请从上到下依次运行{modules}。"
         ),
         "modules": (
@@ -55,7 +55,8 @@ TEXT = {
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*)$")
 HEADING = re.compile(r"^(?P<hashes>#{1,6})[ \t]+(?P<text>.*?)[ \t]*\{[ \t]*#(?P<id>[\w-]+)[^}]*\}[ \t]*$")
-ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]*(?P<kind>[\w-]+)(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
+# `!!! note "Title"`; a note may have classes after its kind (`!!! abstract chapter-box "In this chapter"`)
+ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]*(?P<kind>[\w-]+)(?:[ \t]+[\w-]+)*(?:[ \t]+"(?P<title>[^"]*)")?[ \t]*$')
 MARK = re.compile(r"^[ \t]*<!--[ \t]*pytest-codeblocks:(?P<mark>[\w-]+).*-->[ \t]*$")
 INCLUDE = re.compile(r'^(?P<indent>[ \t]*)-+8<-+[ \t]+"(?P<name>[^"]+)"[ \t]*$')
 LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")

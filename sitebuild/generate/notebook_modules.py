@@ -17,9 +17,9 @@ import json
 from .figures import SNIPPETS, imported_names, local_imports
 from .served_snippets import FOLDER as SERVED
 
-LINKS = {
-    "en": "The notebook's first cells save the modules this chapter imports next to it: {links}.",
-    "zh": "笔记本最前面的几个代码单元会把本章导入的模块保存在它旁边：{links}。",
+LINKS = {  # what the introduction above says they do, it does not say again: the modules, as links
+    "en": "The modules: {links}.",
+    "zh": "模块：{links}。",
 }
 SEPARATOR = {"en": ", ", "zh": "、"}
 

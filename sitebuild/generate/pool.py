@@ -40,14 +40,29 @@ _lock = threading.Lock()  # the notebooks' threads submit too
 _serve = {"on": False, "tracked": set(), "shown": False, "waiter": None}
 
 
-def _one_blas_thread():
-    """In each worker, before NumPy is imported: one thread for its linear algebra.
+def _start_worker(background=False):
+    """In each worker, before NumPy or a snippet is imported: one thread for its linear algebra,
+    the folder where the trained models keep their runs, and, under the live server, the
+    lowest CPU priority (`background`).
+
+    Under `mkdocs serve` the pages come first: MkDocs renders them in one process while the
+    workers draw, and on two cores four busy workers would leave it a third of the machine, so
+    a reader of a fresh clone waited for the pages as long as for the drawings. At the lowest
+    priority the workers take what the pages leave, and nothing is lost: a build waits for
+    every figure and notebook in any case, and its workers keep the normal priority.
 
     The workers are one per core already; OpenBLAS would start a thread per core in each of
-    them, and threads that wait by spinning use a core while they wait.
+    them, and threads that wait by spinning use a core while they wait. A trained model's
+    forward passes and dequantized weights go to .cache/models/ (snippets/trained_models.py),
+    keyed by the model file's hash and the code that computes them, so a later build, a test
+    or a notebook's kernel finds them (unless `FIGURE_CACHE=off`: a build from nothing).
     """
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if build_cache.enabled():
+        os.environ.setdefault("WHY_ATTENTION_CACHE", str(build_cache.MODELS))
+    if background:
+        os.nice(19)
 
 
 def workers():
@@ -65,13 +80,13 @@ def submit(function, *args, lane=None):
     with _lock:
         if lane is not None:
             if lane not in _lanes:
-                                _lanes[lane] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                   initializer=_one_blas_thread)
+                _lanes[lane] = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                   initializer=_start_worker, initargs=(_serve["on"],))
             executor = _lanes[lane]
         else:
             if _pool is None:
-                                _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"),
-                                            initializer=_one_blas_thread)
+                _pool = ProcessPoolExecutor(max_workers=workers(), mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_start_worker, initargs=(_serve["on"],))
             executor = _pool
         future = executor.submit(function, *args)
         if _serve["on"]:
