@@ -31,6 +31,7 @@ round; `held_out_spread` repeats that over many seeded splits.
     head_accuracies("det", reverse=True)      # ... that the noun attends to most
     best_head("det")                          # ((layer, head), accuracy), chosen and scored in-sample
     best_offset("det")                        # (offset, accuracy): the baseline to beat, in-sample
+    accuracy_by_distance("det", 2, 8)         # {partner's offset: (right, pairs)} for one head
     held_out("det", seed=0)                   # chosen on one half, scored on the other: a dict
     held_out_spread("det", seeds=range(20))   # the held-out accuracies over 20 seeded splits
     CLARK_2019["det"]                         # their BERT-base numbers, to print beside ours
@@ -292,6 +293,20 @@ def misses(relation, layer, head, sentences=SENTENCES, reverse=False):
             words = text.split()
             wrong.append((text, words[dep], words[predicted], words[right]))
     return wrong
+
+
+def accuracy_by_distance(relation, layer, head, sentences=SENTENCES, reverse=False):
+    """One head's right answers by how far the partner stands: {offset: (right, pairs)}, offsets in order.
+
+    The offset is partner − dependent in words (+1: the next word), as for the
+    baseline; the answer is the one `misses` checks.
+    """
+    check_one_token_per_word(sentences)
+    found = {}
+    for text, dep, right in pairs(relation, sentences):
+        hits, count = found.get(right - dep, (0, 0))
+        found[right - dep] = (hits + int(predictions(text, reverse)[layer, head, dep] == right), count + 1)
+    return dict(sorted(found.items()))
 
 
 def top_heads(relation, count=3, sentences=SENTENCES, reverse=False):

@@ -1,13 +1,13 @@
 """Four heads of all-MiniLM-L6-v2 that do something we can name.
 
 For "The black cat drank the milk", the head that puts the most weight on
-each pattern of `minilm_heads.PATTERNS`: the previous word, the next word,
+each pattern of `minilm_heads.PATTERNS`: the previous token, the next token,
 a determiner's noun, a verb's object (found as "drank" -> "milk": a pair of
 words this head matches, not a verb and its object). Rows are query tokens
 and columns key tokens; each row is softmax(q·k / √32) over the row's keys
 and sums to 1.
-The row that shows the pattern best is outlined: "cat" (previous word),
-"black" (next word), the first "the" (its noun "cat", past "black") and
+The row that shows the pattern best is outlined: "cat" (previous token),
+"black" (next token), the first "the" (its noun "cat", past "black") and
 "drank" (its object "milk").
 """
 
@@ -21,10 +21,10 @@ from plotting import heatmap, softmax_rows, use_language
 
 # The figure's text in each language (the tokens are data).
 LABELS = {
-    "en": {"previous word": "previous word", "next word": "next word",
+    "en": {"previous word": "previous token", "next word": "next token",
            "determiner → noun": "determiner → its noun", "verb → object": "drank → milk",
            "title": "layer {layer}, head {head}: {name}", "query": "query token", "key": "key token"},
-    "zh": {"previous word": "前一个词", "next word": "后一个词",
+    "zh": {"previous word": "前一个词元", "next word": "后一个词元",
            "determiner → noun": "限定词 → 它的名词", "verb → object": "drank → milk",
            "title": "第 {layer} 层，头 {head}：{name}", "query": "查询词元", "key": "键词元"},
 }

@@ -4,9 +4,11 @@ The head is the one whose row of "milk" puts the most weight on "drank"
 (`minilm_heads.strongest_head`). Top: the row of "milk" in that head as
 scaled scores q_milk·k / √32, one per key token, the cell of "drank"
 outlined. Bottom: the 32 products q_milk[m]·k_drank[m] whose sum is that
-score before the division, largest first; the line is their running sum,
-which ends at the score. No few products carry it: the largest gives about a
-quarter, and it takes ten to reach the score.
+score before the division, largest first (numbered by rank, not by component:
+a rotation of the head changes which component is which and no score); the
+line is their running sum, which ends at the score. No few products carry it:
+the largest gives about a quarter, and it takes ten to reach the score. Every
+label is at least 10 pt, so the figure fits a desktop's text column.
 """
 
 import sys
@@ -21,11 +23,11 @@ from plotting import HIGHLIGHT, SCALES, dot_products, heatmap, ink, use_language
 # The figure's text in each language (the tokens are data).
 LABELS = {
     "en": {"title": "layer {layer}, head {head}: scores in the row of milk", "key": "key token",
-           "products": "q_milk[m] × k_drank[m], largest first", "running": "running sum",
-           "component": "component m (of 32)", "score": "sum = q_milk · k_drank = {total:.2f}"},
+           "products": "product q_milk[m] × k_drank[m]", "running": "running sum",
+           "rank": "rank of the product, largest first (of 32)", "score": "sum = q_milk · k_drank = {total:.2f}"},
     "zh": {"title": "第 {layer} 层，头 {head}：milk 那一行的分数", "key": "键词元",
-           "products": "q_milk[m] × k_drank[m]，从大到小", "running": "累加和",
-           "component": "分量 m（共 32 个）", "score": "总和 = q_milk · k_drank = {total:.2f}"},
+           "products": "乘积 q_milk[m] × k_drank[m]", "running": "累加和",
+           "rank": "乘积的名次，从大到小（共 32 个）", "score": "总和 = q_milk · k_drank = {total:.2f}"},
 }
 
 
@@ -52,8 +54,9 @@ def draw(lang="en"):
                 ha="right", va="bottom")
     bottom.text(x[1] + 0.6, np.cumsum(products[order])[1], text["running"], color=ink(), va="bottom")
     bottom.axhline(0, color=ink(), linewidth=0.8)
-    bottom.set_xticks(x, labels=[str(m) for m in order], fontsize=7)
-    bottom.set_xlabel(text["component"])
+    ranks = [1, 10, 20, len(products)]  # which component is which does not matter: they have no names
+    bottom.set_xticks([r - 1 for r in ranks], labels=[str(r) for r in ranks])
+    bottom.set_xlabel(text["rank"])
     bottom.set_ylabel(text["products"])
     bottom.spines[["top", "right"]].set_visible(False)
     return fig

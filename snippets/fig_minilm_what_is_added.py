@@ -1,11 +1,12 @@
 """Weight against what is added, in all-MiniLM-L6-v2 on "The black cat drank the milk".
 
 What key j adds to a row is its weight times its value after W_O, α_j·v_j·W_O;
-Kobayashi et al. (2020) weigh attention by the length of that vector. Top: the
-row of "milk" in layer 2, head 0 (where "milk" gives "drank" the most), each
-key's weight beside its share of what is added. Bottom: the share of the words'
-rows that goes to [CLS] and [SEP], by weight and by what they add, averaged
-over the 12 heads of each layer.
+Kobayashi et al. (2020) weigh attention by the length of that vector, weight ×
+value length. Top: the row of "milk" in layer 2, head 0 (where "milk" gives
+"drank" the most), each key's share by weight beside its share by weight × value
+length (a share of the lengths, not of the vector they add up to). Bottom: the
+share of the words' rows that goes to [CLS] and [SEP], by weight and by weight ×
+value length, averaged over the 12 heads of each layer.
 """
 
 import sys
@@ -20,11 +21,11 @@ from plotting import HIGHLIGHT, ink, use_language
 
 # The figure's text in each language (the tokens are data).
 LABELS = {
-    "en": {"row": "layer {layer}, head {head}: the row of milk", "weight": "weight",
-           "added": "share of what is added", "special": "[CLS] and [SEP], mean over the heads",
+    "en": {"row": "layer {layer}, head {head}: the row of milk", "weight": "by weight",
+           "added": "by weight × value length", "special": "[CLS] and [SEP], mean over the heads",
            "layer": "layer", "share": "share of a row"},
     "zh": {"row": "第 {layer} 层，头 {head}：milk 那一行", "weight": "按权重",
-           "added": "按添上的东西", "special": "[CLS] 和 [SEP]：每层各头的平均",
+           "added": "按权重 × 值向量长度", "special": "[CLS] 和 [SEP]：每层各头的平均",
            "layer": "层", "share": "占一行的份额"},
 }
 

@@ -55,6 +55,28 @@ def named_heads():
     return found
 
 
+def weight_at_offset(layer, head, offset, sentences):
+    """How much one head looks `offset` tokens away (−1: the token before), over every word of `sentences`.
+
+    Only the rows of words that have a word `offset` tokens away count ([CLS] and
+    [SEP] are not words). Returns (mean weight there, share of those rows whose
+    largest weight is there, number of rows).
+    """
+    if offset == 0:
+        raise ValueError("offset must not be 0: a word is not its own neighbour")
+    weights, wins = [], []
+    for sentence in sentences:
+        _, all_weights = minilm.attention_weights(sentence)
+        rows = all_weights[layer, head]  # (n, n)
+        last = len(rows) - 2  # the last word; [SEP] is n - 1
+        for i in range(max(1, 1 - offset), min(last, last - offset) + 1):
+            weights.append(rows[i, i + offset])
+            wins.append(rows[i].argmax() == i + offset)
+    if not weights:
+        raise ValueError(f"no word of these sentences has a word {offset:+d} tokens away")
+    return float(np.mean(weights)), float(np.mean(wins)), len(weights)
+
+
 def special_share(weights):
     """How much of each word's row goes to [CLS] and [SEP], averaged over the words: (..., n, n) -> (...)."""
     words = weights[..., 1:-1, :]  # the rows of the sentence's own tokens
@@ -124,6 +146,29 @@ def shares_of_what_is_added(weights, lengths):
     """
     added = np.asarray(weights) * lengths  # (..., n): ‖α_j v_j W_O‖, since α_j ≥ 0
     return added / added.sum(axis=-1, keepdims=True)
+
+
+def what_is_added(layer, head, query, sentence=SENTENCE):
+    """What each key adds to the row of `query` in one head, α_j v_j W_O: (n, d_model).
+
+    The head's output in that row, through W_O, is the sum of these rows (W_O's bias aside).
+    Their lengths are Kobayashi et al.'s measure; vectors of different keys can point
+    apart and partly cancel, so the lengths add up to more than the sum's length.
+    """
+    _, inputs, weights, _ = minilm.run(sentence)
+    (_, _, _, w_o), _ = minilm.attention_parameters(layer)
+    values = minilm.values(inputs[layer], layer)[head]  # (n, d_head)
+    return weights[layer, head, query][:, None] * (values @ w_o[minilm.head_columns(head)])  # (n, d_model)
+
+
+def shares_along_the_sum(added):
+    """Each key's share of what a head adds, measured along the sum: (n,) from (n, d_model); they add up to 1.
+
+    Key j's vector projected on the direction of Σ_k α_k v_k W_O, divided by the sum's
+    length. Unlike shares of length, one can be negative (a key pulling against the rest).
+    """
+    total = added.sum(axis=0)  # (d_model,)
+    return added @ total / (total @ total)
 
 
 def special_share_of_what_is_added(sentence=SENTENCE):

@@ -340,3 +340,21 @@ def test_reversed_no_head_finds_objects_better_than_two_words_back():
     assert accuracy < dependency_heads.best_offset("dobj")[1]
     spread = dependency_heads.held_out_spread("dobj", reverse=True, seeds=range(20))
     assert spread["accuracy"]["median"] < spread["baseline"]["median"]
+
+
+def test_accuracy_by_distance_bins_each_pair_by_how_far_its_partner_stands(monkeypatch):
+    """A planted next-word head finds a determiner's noun right after it, never one past an adjective."""
+    monkeypatch.setattr(minilm, "attention_weights", planted_weights)
+    sentences = PLANTED + [{"text": "she saw a big cat today", "det": [(2, 4)], "dobj": [(4, 1)], "poss": []}]
+    assert dependency_heads.accuracy_by_distance("det", 0, 0, sentences) == {1: (4, 4), 2: (0, 1)}
+    assert dependency_heads.accuracy_by_distance("dobj", 0, 0, sentences) == {-3: (0, 1), -2: (0, 4)}
+    by_distance = dependency_heads.accuracy_by_distance("det", 0, 1, sentences, reverse=True)
+    assert by_distance == {1: (4, 4), 2: (0, 1)}  # reversed: the noun attends to the word before it
+
+
+@pytest.mark.parametrize("relation, head", [("det", (2, 8)), ("dobj", (2, 0))])
+def test_accuracy_by_distance_adds_up_to_the_heads_accuracy(relation, head):
+    found = dependency_heads.accuracy_by_distance(relation, *head)
+    right, pairs = (sum(column) for column in zip(*found.values()))
+    assert pairs == len(dependency_heads.pairs(relation))
+    assert right / pairs == dependency_heads.head_accuracies(relation)[head]

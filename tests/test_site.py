@@ -235,3 +235,13 @@ def test_the_modules_the_figures_import_are_served_and_linked(built_site):
     for page, link in [("learning-relevance", "../snippets/"), ("zh/learning-relevance", "../../snippets/")]:
         html = (built_site / page / "index.html").read_text(encoding="utf-8")
         assert f'href="{link}relevance_training.py"' in html, page
+
+
+def test_no_tracked_file_holds_a_merge_conflict():
+    """A conflict committed by mistake (it happened once, in a script) fails here, not in a reader's browser."""
+    import subprocess
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    marker = re.compile(r"^(<{7} |>{7} |={7}$)", re.M)
+    found = [name for name in tracked if (ROOT / name).suffix in {".py", ".js", ".css", ".md", ".yml", ".in", ".txt"}
+             and (ROOT / name).is_file() and marker.search((ROOT / name).read_text(encoding="utf-8", errors="replace"))]
+    assert found == []

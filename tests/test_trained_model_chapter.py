@@ -46,11 +46,19 @@ def test_the_number_check_notices_a_typed_number():
     assert not_printed(prose_numbers(prose), code) == ["92%", "0.3"]
 
 
+def pinned_by_other_tests(page):
+    """Numbers a page states that another test file computes and checks the page states."""
+    if page.startswith("trained-model"):
+        from test_minilm_in_page import TOLERANCE  # the in-page panel against NumPy's weights
+        return {f"{TOLERANCE:g}"}
+    return set()
+
+
 @pytest.mark.parametrize("page", NUMBER_PAGES)
 def test_every_number_in_the_prose_is_printed_by_the_page_code(page):
     prose, code = prose_and_outputs(page)
     assert prose_numbers(prose), "the check found no number at all"
-    assert not_printed(prose_numbers(prose), code) == []
+    assert not_printed([n for n in prose_numbers(prose) if n not in pinned_by_other_tests(page)], code) == []
 
 
 @pytest.fixture(scope="module")
@@ -169,3 +177,121 @@ def test_the_named_heads_matter_less_than_heads_at_random():
     fives = [found[f"5 at random, draw {d}"] for d in range(1, 6)]
     for removal in (0, 1):  # zeros, then means
         assert sum(five[removal][0] > found["all five"][removal][0] for five in fives) >= 3  # "most draws"
+
+
+def test_the_named_heads_removed_change_a_similarity_within_the_random_draws():
+    """TH2: zeros, below every draw of five; means, inside the draws' range (not 'less than most')."""
+    from dependency_heads import SENTENCES
+    from minilm_heads import removals
+    found = removals([SENTENCE] + [s["text"] for s in SENTENCES[:15]])
+    fives = [found[f"5 at random, draw {d}"] for d in range(1, 6)]
+    zero_change, mean_change = found["all five"][0][1], found["all five"][1][1]
+    assert zero_change < min(five[0][1] for five in fives)  # "below every draw of five"
+    assert min(five[1][1] for five in fives) < mean_change < max(five[1][1] for five in fives)  # "among them"
+
+
+# --- Heads you can name, on other sentences (docs/trained-model.md#named-heads) ---
+
+@pytest.fixture(scope="module")
+def labelled_texts():
+    from dependency_heads import SENTENCES
+    return [s["text"] for s in SENTENCES]
+
+
+def test_the_previous_token_head_holds_on_every_row_and_the_next_token_head_on_most(labelled_texts):
+    from minilm_heads import weight_at_offset
+    weight, wins, rows = weight_at_offset(0, 2, -1, labelled_texts)
+    assert wins == 1.0 and weight > 0.99  # "in every row of every sentence"
+    weight, wins, rows = weight_at_offset(1, 8, +1, labelled_texts)
+    assert 0.75 < wins < 0.95  # "in most rows, not all"
+    assert rows == sum(len(text.split()) - 1 for text in labelled_texts)  # every word with a next word
+
+
+def test_where_the_next_token_head_misses_cls_takes_the_row_often_before_a_verb(labelled_texts):
+    from dependency_heads import SENTENCES
+    misses, before_a_verb = 0, 0
+    for sentence in SENTENCES:
+        _, all_weights = attention_weights(sentence["text"])
+        rows, verbs = all_weights[1, 8], {verb for _, verb in sentence["dobj"]}  # verbs as word indices
+        for i in range(1, len(rows) - 2):  # token i is word i - 1; its next word is word i
+            if rows[i].argmax() != i + 1:
+                assert rows[i].argmax() == CLS  # "in the others [CLS] gets the most"
+                misses, before_a_verb = misses + 1, before_a_verb + (i in verbs)
+    assert misses and before_a_verb / misses > 0.4  # "often where a noun stands just before its verb"
+    _, weights = attention_weights(SENTENCE)
+    assert weights[1, 8, CAT].argmax() == CLS  # "as 'cat' does before 'drank'"
+
+
+def test_weight_at_offset_refuses_offset_zero_and_sentences_without_such_a_word():
+    from minilm_heads import weight_at_offset
+    with pytest.raises(ValueError, match="offset"):
+        weight_at_offset(0, 2, 0, [SENTENCE])
+    with pytest.raises(ValueError, match="no word"):
+        weight_at_offset(0, 2, -9, [SENTENCE])
+
+
+def test_the_determiner_head_takes_determiners_to_their_nouns_and_only_the_word_before_a_noun():
+    from dependency_heads import most_attended
+    tokens, weights = attention_weights("A very old wooden table stood in the corner of the quiet room")
+    words = tokens[1:-1]
+    looks_at = [words[j] for j in most_attended(weights[2, 8])]
+    found = dict(zip(range(len(words)), looks_at))
+    assert [found[i] for i in (0, 7, 10)] == ["table", "corner", "room"]  # a, the, the: their nouns
+    assert found[3] == "table" and found[11] == "room"  # wooden, quiet: right before their noun
+    assert found[1] == "old" and found[2] == "wooden"  # very, old: the next word, not the noun
+
+
+def test_the_collocation_head_pairs_words_whatever_their_order():
+    def weight(sentence, verb, obj):
+        tokens, weights = attention_weights(sentence)
+        return weights[0, 4, tokens.index(verb), tokens.index(obj)]
+    assert min(weight("She read the book", "read", "book"), weight("He wrote a letter", "wrote", "letter")) > 0.8
+    assert weight("The man ate the bread", "ate", "bread") < 0.2 and weight(
+        "The black cat drank the car", "drank", "car") < 0.05
+    before = weight("The milk that the cat drank was cold", "drank", "milk")  # the object first
+    assert 0.85 < before < weight("The black cat drank the milk", "drank", "milk")  # "almost as surely"
+
+
+# --- What a head brings back: lengths against the sum (docs/trained-heads.md#what-it-carries) ---
+
+def test_what_is_added_sums_to_the_heads_output_and_its_lengths_overstate_it(weights):
+    import minilm
+    from minilm_heads import shares_along_the_sum, shares_of_what_is_added, value_lengths, what_is_added
+    added = what_is_added(2, 0, MILK)  # (8, 384)
+    _, inputs, _, _ = minilm.run(SENTENCE)
+    (_, _, _, w_o), _ = minilm.attention_parameters(2)
+    output = minilm.head_outputs(inputs[2], weights[2], 2)[0, MILK] @ w_o[minilm.head_columns(0)]
+    np.testing.assert_allclose(added.sum(axis=0), output)  # the head's output in this row, through W_O
+    lengths = np.linalg.norm(added, axis=1)
+    np.testing.assert_allclose(lengths / lengths.sum(), shares_of_what_is_added(weights[2, 0, MILK],
+                                                                                value_lengths(2, 0)))
+    assert lengths.sum() > 1.2 * np.linalg.norm(added.sum(axis=0))  # "partly apart and cancel"
+    along = shares_along_the_sum(added)
+    np.testing.assert_allclose(along.sum(), 1.0)  # "which the shares do add up to"
+    assert along[DRANK] > lengths[DRANK] / lengths.sum() and abs(along[CLS]) < 0.02  # [CLS]: "nothing"
+
+
+# --- Which head finds a word's partner (docs/trained-heads.md#which-head) ---
+
+@pytest.mark.parametrize("relation", ["det", "dobj"])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_the_table_of_the_first_split_shows_one_head_and_one_offset_per_row(relation, reverse):
+    """The page prints one head and one offset for split 1: both of its folds chose them."""
+    from dependency_heads import held_out_spread
+    spread = held_out_spread(relation, reverse=reverse)
+    split = spread["runs"][0]
+    assert split["heads"][0] == split["heads"][1] == next(iter(spread["heads"]))  # the most chosen head, too
+    assert split["folds"][0]["offset"] == split["folds"][1]["offset"]
+
+
+def test_the_heads_beat_the_offset_where_it_cannot_be_right_and_weaken_with_distance():
+    from dependency_heads import accuracy_by_distance, pairs, predictions
+    det = accuracy_by_distance("det", 2, 8)
+    assert det[1][0] / det[1][1] > 0.95 and 0.75 < det[2][0] / det[2][1] < 0.9 and det[3][0] / det[3][1] < 0.5
+    for text, determiner, noun in pairs("det"):
+        predicted = predictions(text)[2, 8, determiner]  # a word index
+        if noun - determiner > 1 and predicted != noun:  # "it stops at an adjective"
+            assert determiner < predicted < noun, text
+    dobj = accuracy_by_distance("dobj", 2, 0)
+    shares = [dobj[k][0] / dobj[k][1] for k in (-2, -3, -4, -5)]
+    assert shares == sorted(shares, reverse=True) and shares[0] > 0.9  # "less and less often the further back"

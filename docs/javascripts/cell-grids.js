@@ -79,15 +79,6 @@
 
   var t = TEXT[document.documentElement.lang.indexOf("zh") === 0 ? "zh" : "en"];
   document.querySelectorAll("svg[data-figure]").forEach(function (svg) { layGrids(svg, t); });
-<<<<<<< HEAD
-  // lay(svg): the grids of a heatmap drawn after the page loaded (minilm-in-page.js), its data
-  // in full in its data-figure attribute; explained at once if the explanations are in.
-  window.cellGrids = {laid: laid, explanations: explanations, lay: function (svg) {
-    layGrids(svg, t);
-    if (window.cellExplanations) window.cellExplanations.enhanceAll();
-  }};
-=======
-
   // An explorable whose controls the build put in the page with the name of its script (data-script,
   // sitebuild/after_pages/figure_data.py): the first press, tap or change of them loads that script,
   // which picks up from the controls as they are then.
@@ -100,6 +91,10 @@
     }
     ["pointerdown", "input"].forEach(function (type) { box.addEventListener(type, load); });
   });
-  window.cellGrids = {laid: laid, explanations: explanations};
->>>>>>> training
+  // lay(svg): the grids of a heatmap drawn after the page loaded (minilm-in-page.js), its data
+  // in full in its data-figure attribute; explained at once if the explanations are in.
+  window.cellGrids = {laid: laid, explanations: explanations, lay: function (svg) {
+    layGrids(svg, t);
+    if (window.cellExplanations) window.cellExplanations.enhanceAll();
+  }};
 })();
