@@ -3,7 +3,7 @@
 Left: "blue" is the query, the word attention is computed for; every word of
 the sentence, "blue" included, is a key and value, a word it attends to. Each
 line is as thick as blue's attention weight for that word. Right: the same
-four weights are row "blue" of the weight matrix; rows are queries, columns
+four weights are row "blue" of the attention-weight matrix; rows are queries, columns
 are keys.
 """
 
@@ -19,10 +19,10 @@ from running_example import SOURCE_WORDS, source_qkv
 LABELS = {
     "en": {"query": "query: the word attention is computed for",
            "keys": "keys and values: the words it attends to (weight below)",
-           "rows": "query word", "columns": "key / value word"},
+           "rows": "query word", "columns": "key / value word", "matrix": "attention weights"},
     "zh": {"query": "查询词：注意力是为它计算的",
            "keys": "键词（也提供值）：它关注的词（下方是权重）",
-           "rows": "查询词", "columns": "键词（也提供值）"},
+           "rows": "查询词", "columns": "键词（也提供值）", "matrix": "注意力权重"},
 }
 
 
@@ -61,7 +61,7 @@ def draw(lang="en"):
 
     # Right: the same weights as row "blue" of the weight matrix.
     heatmap(right, weights, SOURCE_WORDS, SOURCE_WORDS, "weight", highlight_rows=[blue],
-            row_title=text["rows"], col_title=text["columns"],
+            row_title=text["rows"], col_title=text["columns"], name=text["matrix"],
             computed_as=softmax_rows(q @ k.T, d_k=k.shape[1]))
     return fig
 

@@ -21,10 +21,12 @@ SUBSCRIPTED = 13  # pt: text with subscripts (drawn at 70 %, 9.1 pt)
 # The figure's text in each language (the words of the sentence are data).
 LABELS = {
     "en": {"product": "product", "sum": "sum", "row": "row of blue in QKᵀ",
-           "by_component": "component by component", "add": "→ add →", "features": FEATURES},
+           "by_component": "component by component", "add": "→ add →", "features": FEATURES,
+           "products": "q_blue × k_ball, component by component", "dot": "q_blue · k_ball"},
     "zh": {"product": "乘积", "sum": "和", "row": "QKᵀ 中 blue 那一行",
            "by_component": "逐个分量相乘", "add": "→ 相加 →",
-           "features": ["事物", "颜色", "冠词", "动词"]},
+           "features": ["事物", "颜色", "冠词", "动词"],
+           "products": "q_blue 与 k_ball 逐个分量的乘积", "dot": "q_blue · k_ball"},
 }
 
 
@@ -45,13 +47,16 @@ def draw(lang="en"):
                                    width_ratios=[4, 1, 4], height_ratios=[1, 1, 1, 0.5],
                                    layout="constrained")
     fig.get_layout_engine().set(h_pad=0.06, w_pad=0.2)
-    heatmap(axes["q"], q[[blue]], ["$q_\\mathrm{blue}$"], dims, "vector", fmt="{:.0f}")
-    heatmap(axes["k"], k[[ball]], ["$k_\\mathrm{ball}$"], [], "vector", fmt="{:.0f}")
+    # Each grid is named for the tables of its numbers; the columns under q_blue's are its components too.
+    heatmap(axes["q"], q[[blue]], ["$q_\\mathrm{blue}$"], dims, "vector", fmt="{:.0f}", name="q_blue")
+    heatmap(axes["k"], k[[ball]], ["$k_\\mathrm{ball}$"], dims, "vector", fmt="{:.0f}", name="k_ball")
     for ax in (axes["q"], axes["k"]):
         ax.tick_params(axis="y", labelsize=SUBSCRIPTED)
-    heatmap(axes["p"], products[None], [text["product"]], [], "score", fmt="{:.0f}",
+    heatmap(axes["p"], products[None], [text["product"]], dims, "score", fmt="{:.0f}", name=text["products"],
             computed_as=cell_products(q[[blue]], k[[ball]], names=("q_blue", "k_ball")))
-    heatmap(axes["sum"], [[total]], [""], [text["sum"]], "score", fmt="{:.0f}",
+    for ax in (axes["k"], axes["p"]):
+        ax.tick_params(axis="x", labeltop=False)  # drawn once, above q_blue
+    heatmap(axes["sum"], [[total]], [""], [text["sum"]], "score", fmt="{:.0f}", name=text["dot"],
             highlight_cells=[(0, 0)], computed_as=dot_products(q[[blue]], k[[ball]]))
     heatmap(axes["row"], blue_row[None], ["blue"], SOURCE_WORDS, "score", fmt="{:.0f}",
             highlight_cells=[(0, ball)], title=text["row"], computed_as=dot_products(q[[blue]], k))

@@ -27,10 +27,12 @@ SUBSCRIPTED = 13  # pt: text with subscripts (drawn at 70 %, 9.1 pt)
 LABELS = {
     "en": {"factors": "blue's factors", "weights": "blue's weights",
            "factors_sum": "= blue's row of (QKᵀ)V", "weights_sum": "= blue's attention output",
-           "scaled": "each Value row, scaled", "sum": "sum", "values": VALUES},
+           "scaled": "each Value row, scaled", "scaled_by": "{}: each Value row, scaled", "sum": "sum",
+           "values": VALUES},
     "zh": {"factors": "blue 的因子", "weights": "blue 的注意力权重",
            "factors_sum": "= (QKᵀ)V 中 blue 那一行", "weights_sum": "= blue 的注意力输出",
-           "scaled": "各个值向量乘上各自的系数", "sum": "和", "values": ["事物", "颜色", "功能词"]},
+           "scaled": "各个值向量乘上各自的系数", "scaled_by": "{}：各个值向量乘上各自的系数", "sum": "和",
+           "values": ["事物", "颜色", "功能词"]},
 }
 
 
@@ -53,7 +55,7 @@ def draw(lang="en"):
         heatmap(axes[0, col], row[None], ["blue"], SOURCE_WORDS, kind,
                 highlight_rows=[0], title=title, computed_as=computed)
         labels = [f"${f:.2f} \\times v_\\mathrm{{{word}}}$" for f, word in zip(row, SOURCE_WORDS)]
-        heatmap(axes[1, col], scaled, labels, text["values"], "vector",
+        heatmap(axes[1, col], scaled, labels, text["values"], "vector", name=text["scaled_by"].format(title),
                 computed_as=products(np.broadcast_to(row[:, None], v.shape), v, names=(name, "v")))
         axes[1, col].tick_params(axis="y", labelsize=SUBSCRIPTED)
         heatmap(axes[2, col], scaled.sum(axis=0)[None], [text["sum"]], [], "vector",

@@ -97,7 +97,7 @@ def ink():
 
 def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
             highlight_rows=(), highlight_cells=(), title=None,
-            row_title=None, col_title=None, mask=None, masked_label="–", computed_as=None):
+            row_title=None, col_title=None, mask=None, masked_label="–", computed_as=None, name=None):
     """Draw a matrix as a labelled grid of coloured, numbered cells.
 
     Parameters
@@ -128,6 +128,9 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
         How the cells were computed: the result of `dot_products`, `softmax_rows`,
         `weighted_sums` or `products`. It must reproduce `data` (to 1e-9) in every
         cell that is not masked.
+    name : str, optional
+        What the figure's numbers table and a screen reader call the grid when it
+        has no `title` drawn above it ("k_ball"); by default "Matrix 1", "Matrix 2", ...
 
     Returns
     -------
@@ -176,7 +179,7 @@ def heatmap(ax, data, row_labels, col_labels, kind, *, fmt="{:.2f}",
     if fmt:  # a grid without numbers (a diagram of places) has nothing to explain
         _HEATMAPS.setdefault(ax.get_figure(root=True), []).append({
             "ax": ax, "kind": kind, "rows": [plain_text(r) for r in row_labels],
-            "cols": [plain_text(c) for c in col_labels], "title": plain_text(title or ""),
+            "cols": [plain_text(c) for c in col_labels], "title": plain_text(title or name or ""),
             "row_title": plain_text(row_title or ""), "col_title": plain_text(col_title or ""),
             "values": _numbers(data), "mask": None if mask is None else allowed.tolist(),
             "text": [[_cell_text(fmt, v) if ok else masked_label

@@ -9,6 +9,7 @@ occurrence (an induction head, Olsson et al. 2022).
     induction_heads()           # the 4 heads with the highest induction score, best first
     previous_token_heads()      # the 4 heads that look most at the token before
     first_token_share(weights)  # (layers, heads): weight on the first token
+    run_with_pairing(PARIS, "halves")  # RoPE's columns paired the wrong way for this file
     direct_path_ranks(held_out_texts(), induction_heads())  # Olsson et al.'s copying test, head by head
     removals()                  # what removing heads does, against heads drawn at random
 """
@@ -20,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 import smollm
-from attention import look_ahead_mask, softmax
+from attention import look_ahead_mask, merge_heads, scaled_dot_product_attention, softmax, split_heads
 from position_encoding import rotary_position_embedding
 
 SENTENCE = "The black cat drank the milk. The black cat drank the"
@@ -148,20 +149,21 @@ def losses(texts, removed=(), replacement=None, half=HALF):
     of the second half from the text before it, over `texts`: (first, second). In the first
     half nothing can be copied; in the second, every word can."""
     runs = smollm.run_batch(texts, [removed] * len(texts), replacement)
-    found = np.array([_half_losses(text, run, half) for text, run in zip(texts, runs)])
+    found = np.array([_half_losses(text, run, half)[:2] for text, run in zip(texts, runs)])
     return tuple(float(x) for x in found.mean(axis=0))
 
 
 def _half_losses(text, run, half=HALF):
-    """For one repeated text and its run: the mean loss on its first half's words and on its second's."""
+    """For one repeated text and its run: the mean loss on its first half's words and on its second's,
+    and the mean probability of the word to copy in the second half."""
     rows, _ = _positions(half)
     ids = smollm.tokenize(text)[1]
     # Row i predicts token i + 1: the rows predicting the 2nd to 12th word, then the 2nd to 12th word again.
     first, second = np.arange(rows[0] - half, rows[0] - 1), np.arange(rows[0], rows[-1])
     read = np.concatenate([first, second])
-    p = softmax(run.logits_at(read), axis=-1)  # only the rows read
-    loss = -np.log(p[np.arange(len(read)), ids[read + 1]])
-    return loss[:len(first)].mean(), loss[len(first):].mean()
+    p = softmax(run.logits_at(read), axis=-1)[np.arange(len(read)), ids[read + 1]]  # only the rows read
+    loss = -np.log(p)
+    return loss[:len(first)].mean(), loss[len(first):].mean(), p[len(first):].mean()
 
 
 def probability(text, token, removed=(), replacement=None):
@@ -255,12 +257,16 @@ def value_lengths(text, layer):
 def first_token_share_by_length(text):
     """Each head's share of the first token in what its rows add, weights times value lengths:
     (layers, heads), the mean over every row but the first token's own."""
-    _, _, weights, _ = smollm.run(text)
-    shares = []
-    for layer in range(smollm.N_LAYERS):
-        added = weights[layer] * value_lengths(text, layer)[:, None, :]  # (heads, n, n): α_ij ‖v_j W_O‖
-        shares.append((added[:, 1:, 0] / added[:, 1:].sum(axis=-1)).mean(axis=-1))
-    return np.array(shares)
+    return first_token_shares(text)[1].mean(axis=-1)
+
+
+def first_token_shares(text):
+    """The first token's share of each row of every head but its own row, by weight and by weight
+    times value length (what the row adds from each key): two arrays (layers, heads, n − 1)."""
+    _, _, weights, _ = smollm.run(text)  # (30, 9, n, n)
+    lengths = np.array([value_lengths(text, layer) for layer in range(smollm.N_LAYERS)])  # (30, 9, n)
+    added = weights * lengths[:, :, None, :]  # α_ij ‖v_j W_O‖
+    return weights[..., 1:, 0], added[..., 1:, 0] / added[..., 1:, :].sum(axis=-1)
 
 
 def previous_token_weight_from_shared_parts(texts, layer, head):
@@ -326,9 +332,55 @@ def random_heads(k, seed, avoid=()):
 
 def _natural_loss(logits):
     """The mean loss (nats) of predicting every token of NATURAL from the tokens before it, given its logits."""
-    ids = smollm.tokenize(NATURAL)[1]
+    return text_loss(NATURAL, logits)
+
+
+def text_loss(text, logits):
+    """The mean loss (−log p, in nats) of predicting every token of `text` but the first from the
+    tokens before it, given the logits of a run on `text` (n, vocabulary)."""
+    ids = smollm.tokenize(text)[1]
     p = softmax(logits[:-1], axis=-1)
     return float(-np.log(p[np.arange(len(ids) - 1), ids[1:]]).mean())
+
+
+@functools.cache
+def run_with_pairing(text, pairs):
+    """The model on `text`, with RoPE turning the column pairs `pairs` names: (weights, logits).
+
+    This file's W_Q and W_K are stored for pairs of neighbouring columns ("adjacent"), which
+    is what `smollm.run` turns. "halves" pairs column i with column i + 32, as Hugging Face's
+    layout of the same model does: on this file's weights, that is the mistake the
+    trained-decoder chapter's note on pairs warns of, and this shows what it does.
+    Returns every head's weights (n_layers, n_heads, n, n) and the logits (n, vocabulary).
+    """
+    if pairs == "adjacent":
+        found = smollm.run(text)
+        return found.weights, found.logits
+    weights, logits = _forward_with_pairing(text, pairs)
+    weights.flags.writeable = logits.flags.writeable = False  # kept for every caller, as smollm.run's arrays
+    return weights, logits
+
+
+def _forward_with_pairing(text, pairs):
+    """`smollm.run`'s forward pass, layer by layer, with RoPE pairing the columns as `pairs` says."""
+    w = smollm.tensors()
+    x = w["token_embd.weight"][smollm.tokenize(text)[1]]  # (n, d_model)
+    mask = look_ahead_mask(len(x))
+    layers = []
+    for layer in range(smollm.N_LAYERS):
+        name = f"blk.{layer}."
+        h = smollm.rms_norm(x, w[name + "attn_norm.weight"])
+        q = split_heads(h @ w[name + "attn_q.weight"].T, smollm.N_HEADS)  # (9, n, 64)
+        k = split_heads(h @ w[name + "attn_k.weight"].T, smollm.N_KV_HEADS)  # (3, n, 64)
+        v = split_heads(h @ w[name + "attn_v.weight"].T, smollm.N_KV_HEADS)
+        q = rotary_position_embedding(q, smollm.ROPE_BASE, pairs=pairs)
+        k = rotary_position_embedding(k, smollm.ROPE_BASE, pairs=pairs)
+        heads, weights = scaled_dot_product_attention(q, smollm.repeat_kv(k), smollm.repeat_kv(v), mask=mask)
+        x = x + merge_heads(heads).astype(np.float32) @ w[name + "attn_output.weight"].T
+        x = x + smollm.feed_forward(smollm.rms_norm(x, w[name + "ffn_norm.weight"]), layer)
+        layers.append(weights)
+    logits = smollm.rms_norm(x, w["output_norm.weight"]) @ w["token_embd.weight"].T  # tied output matrix
+    return np.array(layers), logits
 
 
 def removal_plans(draws=4):
@@ -357,6 +409,7 @@ class Removal(NamedTuple):
     how: str  # "zero": their outputs zeroed; "mean": replaced by their mean output over other texts
     heads: list  # [(layer, head), ...]
     copying: float  # the loss on the held-out random texts' second half, in nats
+    p_copy: float  # the mean probability of the word to copy there
     score: float | None  # the strongest induction head's score there; None when it is among those removed
     natural: float  # the loss on NATURAL, in nats
 
@@ -365,7 +418,8 @@ def removals(draws=4):
     """What removing the heads of `removal_plans(draws)` does on random words: a list of `Removal`.
 
     On the held-out repeated texts: the loss on their second half, where every word
-    can be copied, and the strongest induction head's score; on NATURAL, the loss.
+    can be copied, the mean probability of the word to copy, and the strongest induction
+    head's score; on NATURAL, the loss.
     Each way of removing ("zero", "mean") runs in two batches, one per length in tokens.
     """
     return list(_removals(draws))
@@ -384,9 +438,9 @@ def _removals(draws):
         on_natural = smollm.run_batch([NATURAL] * len(mine), mine, instead)
         for i, heads in enumerate(mine):
             runs = on_held[i * len(held):(i + 1) * len(held)]
-            copying = np.mean([_half_losses(t, run)[1] for t, run in zip(held, runs)])
+            _, copying, p_copy = np.mean([_half_losses(t, run) for t, run in zip(held, runs)], axis=0)
             score = np.mean([weights[layer, head, rows, targets].mean() for _, _, weights, _ in runs])
-            found[how, tuple(heads)] = (float(copying), None if (layer, head) in heads else float(score),
+            found[how, tuple(heads)] = (float(copying), float(p_copy), None if (layer, head) in heads else float(score),
                                         _natural_loss(on_natural[i][3]))
     return tuple(Removal(name, how, heads, *found[how, tuple(heads)]) for name, how, heads in plans)
 

@@ -187,6 +187,7 @@ def test_the_sidebar_check_can_fail(built_site):
 CHAPTERS = ARTICLE + DEEP  # every page that opens with a box (the deep part's opening page is a list of them)
 LINK = re.compile(r"\[((?:[^\[\]]|\\\[|\\\]|\[[^\[\]]*\])*)\]\(([^)\s]+)\)")
 HEADING_ID = re.compile(r"^#{1,6} .*\{ #([\w-]+)[^}]*\}[ \t]*$", re.M)
+NO_NEW_TERMS = {"en": "none", "zh": "无"}
 START_HERE = {"en": "nothing: start here", "zh": "无，从这里开始"}
 
 
@@ -223,8 +224,8 @@ def box_problems(markdown, language, slug, earlier):
         elif anchor and anchor not in anchors(page[:-3], language):
             problems.append(f"read first links {target}: no such heading")
     found_terms = LINK.findall(terms)
-    if not found_terms:
-        problems.append("new terms: no glossary link")
+    if not found_terms and not terms.strip().startswith(NO_NEW_TERMS[language]):
+        problems.append(f"new terms: no glossary link, and not {NO_NEW_TERMS[language]!r} (a chapter that brings none)")
     for _, target in found_terms:
         page, _, anchor = target.partition("#")
         if page != "glossary.md" or not anchor:
@@ -232,6 +233,14 @@ def box_problems(markdown, language, slug, earlier):
         elif any(anchor not in anchors("glossary", other) for other in LANGUAGES):
             problems.append(f"new terms links {target}: no such entry in both glossaries")
     return problems
+
+
+def test_a_chapter_may_say_it_brings_no_new_term():
+    """The summary puts the earlier chapters' terms together and brings none: its box says so."""
+    box = ("# T { #t }\n\n!!! abstract chapter-box \"In this chapter\"\n\n    - **Question:** Why?\n"
+           "    - **Read first:** [A](a.md)\n    - **New terms:** {terms}\n\nText.\n")
+    assert box_problems(box.replace("{terms}", "none: it puts the earlier ones together"), "en", "t", ["a"]) == []
+    assert box_problems(box.replace("{terms}", "loss and gradients"), "en", "t", ["a"]) != []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

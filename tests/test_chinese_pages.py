@@ -282,17 +282,21 @@ def term_uses(markdown):
 def missing_english(text, terms):
     """Terms whose first use in `text` is not followed, within its phrase, by （English）.
 
-    The brackets may close a short run of terms (查询向量、键向量和值向量（query、key、value））."""
+    The brackets may close a short run of terms (查询向量、键向量和值向量（query、key、value））.
+    A term inside a longer one (位置编码 in 旋转位置编码（RoPE）) is that term's use, not its own,
+    unless the brackets name it too."""
     missing = []
     for term, english in terms.items():
-        start = text.find(term)
-        if start < 0:
-            continue
-        after = text[start + len(term):start + len(term) + 60]
-        bracket = re.match(rf"[{CJK}\-、*]{{0,12}}（([^）]*)）", after)
-        if not bracket or not any(name.lower() in bracket.group(1).lower()
-                                  or bracket.group(1).lower() in name.lower() for name in english):
-            missing.append(term)
+        longer = [(other, other.index(term)) for other in terms if term in other and other != term]
+        for found in re.finditer(re.escape(term), text):
+            after = text[found.end():found.end() + 60]
+            bracket = re.match(rf"[{CJK}\-、*]{{0,12}}（([^）]*)）", after)
+            if bracket and any(name.lower() in bracket.group(1).lower()
+                               or bracket.group(1).lower() in name.lower() for name in english):
+                break
+            if not any(text.startswith(other, found.start() - at) for other, at in longer):
+                missing.append(term)
+                break
     return missing
 
 
@@ -302,6 +306,9 @@ def test_the_first_use_check_wants_the_english_name_in_brackets():
     assert missing_english("解码器用前瞻掩码。后来才写前瞻掩码（look-ahead mask）。", terms) == ["前瞻掩码"]
     assert missing_english("每个词元向量（token vector）", terms) == []
     assert missing_english("词元（单位）", terms) == ["词元"]
+    encodings = {"位置编码": ["position encoding"], "旋转位置编码": ["RoPE"]}  # the longer term is not a use
+    assert missing_english("旋转位置编码（RoPE），再说位置编码（position encoding）", encodings) == []
+    assert missing_english("旋转位置编码（RoPE），再说位置编码", encodings) == ["位置编码"]
     assert missing_english(term_uses("见[前瞻掩码](decoder-self-attention.md)。"), terms) == []
     assert missing_english(term_uses("[前瞻掩码](glossary.md#look-ahead-mask)"), terms) == ["前瞻掩码"]
 

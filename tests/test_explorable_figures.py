@@ -179,7 +179,7 @@ def test_a_long_dot_product_names_its_four_largest_products_and_sums_the_rest(pa
 
 # ---- Mouse, touch and keyboard, both languages and both schemes ----
 
-EXPLAINED = {"en": "QKᵀ (factor matrix) · row “blue”, column “ball”", "zh": "QKᵀ（因子矩阵） · 行 “blue”，列 “ball”"}
+EXPLAINED = {"en": "QKᵀ (factor matrix) · row “blue”, column “ball”", "zh": "QKᵀ（因子矩阵） · “blue”行，“ball”列"}
 # blue's query (4, 0, −2, −2) and ball's key (1, 0, 0, 0), as the chapter prints them
 BLUE_BALL = "q blue · k ball = (4)(1) + (0)(0) + (−2)(0) + (−2)(0) = 4"
 

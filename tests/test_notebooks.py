@@ -126,6 +126,7 @@ def zh_figures(generated):
             if "figure" in figure_cell.metadata.get("tags", []):
                 cells += [snippet_cell, figure_cell]
                 where.append((slug, figure_cell.metadata["snippet"], len(cells) - 1))
+    cells = [nbformat.v4.new_code_cell(c.source, metadata=c.metadata) for c in cells]  # ids of their own
     notebook = nbformat.v4.new_notebook(cells=cells, metadata=next(iter(generated.values())).metadata)
     try:
         ran = run_in_fresh_kernel(notebook).cells

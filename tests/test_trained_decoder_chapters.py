@@ -32,7 +32,7 @@ def test_the_heads_are_where_the_pages_say(scores):
     assert {layer for layer, _ in sh.top_heads(induction)} == {17, 18}  # "all in layers 17 and 18"
     assert induction[tuple(zip(*sh.top_heads(induction)))].min() > 0.8  # "above 0.8"
     above = sh.heads_above(induction, 0.3)
-    assert len(above) == 14 and min(layer for layer, _ in above) == 17  # "none of them in the first 17 layers"
+    assert len(above) == 14 and min(layer for layer, _ in above) == 17  # "none of them below layer 17"
     assert baseline[tuple(zip(*above))].max() < 0.03
     assert [layer for layer, _ in sh.top_heads(previous, 2)] == [11, 16]  # "just below them, in layers 11 and 16"
     named = sh.top_heads(induction) + sh.top_heads(previous)
@@ -96,6 +96,8 @@ def test_the_four_strongest_induction_heads_fail_the_direct_path_test_and_a_late
     ranks = dict(zip(heads, sh.direct_path_ranks(sh.held_out_texts(), heads)))
     for head in heads[:4]:
         assert 10000 < np.median(ranks[head]) < 25000 and ranks[head].min() > 10  # "about 10,000th to 25,000th"
+    middle = [head for head in heads[:4] if abs(np.median(ranks[head]) / smollm.VOCABULARY - 0.5) < 0.02]
+    assert middle == [(17, 5)]  # "for one of them (layer 17, head 5) that is the middle"
     # The same measure finds a head that does copy, and one that does the opposite: it is not blind.
     assert np.median(ranks[23, 2]) < 10 and np.sum(ranks[23, 2] <= 10) >= 12
     assert np.median(ranks[24, 4]) > 0.9 * smollm.VOCABULARY  # "near the bottom"
@@ -122,6 +124,29 @@ def test_the_removals_say_what_the_page_says():
     assert all(abs(r.natural - nothing.natural) <= random_change for r in table)  # "no removal changes ... more"
     first, _ = sh.losses(sh.held_out_texts())
     assert first > 13  # where nothing can be copied
+    four, fourteen = by["induction", "zero", tuple(above[:4])], by["all induction", "zero", tuple(above)]
+    assert nothing.p_copy > 0.25 and four.p_copy < 0.05 and fourteen.p_copy < 0.005  # "0.30 ... 0.04 ... 0.00"
+    assert (fourteen.copying - nothing.copying) / (first - nothing.copying) > 0.5  # "most of what copying saved"
+
+
+def test_the_four_strongest_induction_heads_help_the_later_ones_find_where_to_copy_from():
+    later = sh.heads_above(sh.induction_scores(sh.repeated_texts()), 0.3)[4:]
+    intact = sh.induction_scores(sh.held_out_texts())
+    without = sh.induction_scores(sh.held_out_texts(), removed=sh.induction_heads())
+    fell = [h for h in later if without[h] < intact[h]]
+    assert len(later) == 10 and len(fell) == 9  # "nine of the ten put less weight on the token to copy"
+    assert [h for h in later if h not in fell] == [(18, 7)]  # "one, layer 18, head 7, rises"
+    assert all(h[0] > 17 for h in later)  # "all in later layers"
+    assert without[23, 2] < intact[23, 2] / 2
+
+
+def test_the_check_yourself_sentences_show_priming_and_copying():
+    repeat, mention = "The red dog ate the bone. The red dog ate the", "There was a bone nearby. The red dog ate the"
+    assert sh.probability(mention, " bone") > 1.5 * sh.probability(repeat, " bone")  # "twice as likely"
+    assert smollm.next_tokens(mention, 1)[0][0] == " bone"
+    king = "The old king wore the window. The old king wore the"
+    assert smollm.next_tokens(king, 1)[0][0] == " window"
+    assert sh.probability("There was a window nearby. The old king wore the", " window") < 0.005
 
 
 def test_removing_heads_in_sentences_does_what_the_page_says():
@@ -150,6 +175,39 @@ def test_the_previous_token_head_holds_on_random_words_and_weakens_on_ordinary_t
     for text in (sh.NATURAL, sh.PARAGRAPH):
         assert 0.55 < sh.previous_token_scores([text])[layer, head] < 0.75  # "0.6-0.7"
         assert sh.previous_token_weight_from_shared_parts([text], layer, head) < 0.8
+
+
+def test_the_pairing_run_is_the_models_own_forward_pass_with_the_files_pairing():
+    weights, logits = sh._forward_with_pairing(sh.PARIS, "adjacent")
+    found = smollm.run(sh.PARIS)
+    assert np.allclose(weights, found.weights) and np.allclose(logits, found.logits, atol=1e-4)
+
+
+def test_the_wrong_pairing_keeps_paris_and_breaks_the_previous_token_head():
+    layer, head = sh.previous_token_heads()[0]
+    found = {}
+    for pairs in ("adjacent", "halves"):
+        p = sh.softmax(sh.run_with_pairing(sh.PARIS, pairs)[1][-1])
+        weights, logits = sh.run_with_pairing(sh.NATURAL, pairs)
+        rows = np.arange(1, weights.shape[-1])
+        found[pairs] = (p.argmax(), weights[layer, head, rows, rows - 1].mean(), sh.text_loss(sh.NATURAL, logits))
+    paris = smollm.tokenize(" Paris")[1][0]
+    assert found["adjacent"][0] == found["halves"][0] == paris  # "even ' Paris' survives"
+    assert found["halves"][1] < found["adjacent"][1] / 3  # the head collapses
+    assert found["halves"][2] > found["adjacent"][2]  # the loss rises
+    assert np.isclose(found["adjacent"][2], [r.natural for r in sh.removals() if r.name == "nothing"][0])
+
+
+def test_the_sinks_share_by_length_falls_less_than_its_short_value_suggests():
+    by_weight, by_length = sh.first_token_shares(sh.SENTENCE)
+    assert np.isclose(by_length.mean(), sh.first_token_share_by_length(sh.SENTENCE).mean())
+    lengths = np.array([sh.value_lengths(sh.SENTENCE, layer) for layer in range(smollm.N_LAYERS)])
+    ratio = np.median(lengths[..., 0] / lengths[..., 1:].mean(axis=-1))
+    w = by_weight.mean()
+    assert by_length.mean() > w * ratio / (w * ratio + 1 - w) + 0.1  # "a smaller fall than ... would suggest"
+    nearly_all = by_weight > 0.95
+    assert by_length[nearly_all].mean() > 0.9  # "stays at 0.91"
+    assert by_length[~nearly_all].mean() < by_weight[~nearly_all].mean()
 
 
 def test_rope_alone_makes_the_score_depend_on_the_offset():

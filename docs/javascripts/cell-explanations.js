@@ -13,12 +13,12 @@
   "use strict";
 
   var TEXT = {
-    en: {row: "row", col: "column", masked: "masked: this query may not attend to this key (score −∞, weight 0)",
+    en: {cell: "row {row}, column {col}", masked: "masked: this query may not attend to this key (score −∞, weight 0)",
       softmax: "softmax of row {row}: ", left: "masked keys are left out (weight 0)",
-      q: "“", qq: "”", sep: ", ", others: "{n} smaller products"},
-    zh: {row: "行", col: "列", masked: "被掩蔽：这个查询不能关注这个键（分数 −∞，权重 0）",
-      softmax: "对 {row} 这一行做 softmax：", left: "被掩蔽的键不参与（权重 0）",
-      q: "“", qq: "”", sep: "，", others: "其余 {n} 个较小的乘积"}
+      q: "“", qq: "”", others: "{n} smaller products ({sum})"},
+    zh: {cell: "{row}行，{col}列", masked: "被掩蔽：这个查询不能关注这个键（分数 −∞，权重 0）",
+      softmax: "对{row}这一行做 softmax：", left: "被掩蔽的键不参与（权重 0）",
+      q: "“", qq: "”", others: "其余 {n} 个较小的乘积（{sum}）"}
   };
   var SVG = "http://www.w3.org/2000/svg";
 
@@ -82,14 +82,14 @@
     if (products.length <= 8) return products.map(shown).join(" + ");
     products.sort(function (x, y) { return Math.abs(y.p) - Math.abs(x.p); });
     var rest = products.slice(4).reduce(function (total, p) { return total + p.p; }, 0);
-    return products.slice(0, 4).map(shown).concat([t.others.replace("{n}", products.length - 4) + " (" + num(rest) + ")"]).join(" + ");
+    return products.slice(0, 4).map(shown).concat([t.others.replace("{n}", products.length - 4).replace("{sum}", num(rest))]).join(" + ");
   }
 
   function label(labels, k) { return labels[k] || String(k + 1); }
 
   function explain(h, i, j, t) {
     var c = h.computed_as, row = label(h.rows, i), col = label(h.cols, j), lines = [];
-    var head = t.row + " " + t.q + row + t.qq + t.sep + t.col + " " + t.q + col + t.qq;
+    var head = t.cell.replace("{row}", t.q + row + t.qq).replace("{col}", t.q + col + t.qq);
     lines.push((h.title ? h.title + " · " : "") + head);
     if (h.mask && !h.mask[i][j]) return lines.concat([t.masked]);
     var text = h.text[i][j];

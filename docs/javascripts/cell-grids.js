@@ -13,8 +13,9 @@
   "use strict";
 
   var TEXT = {
-    en: {matrix: "Matrix", cells: "{r} rows × {c} columns", keys: "Arrow keys move between cells, Escape closes.", sep: ", "},
-    zh: {matrix: "矩阵", cells: "{r} 行 × {c} 列", keys: "方向键在格子之间移动，Esc 关闭。", sep: "，"}
+    en: {matrix: "Matrix", cells: "{r} rows × {c} columns", end: ". ", keys: "Arrow keys move between cells, Escape closes.",
+      sep: ", "},
+    zh: {matrix: "矩阵", cells: "{r} 行 × {c} 列", end: "。", keys: "方向键在格子之间移动，Esc 关闭。", sep: "，"}
   };
   var SVG = "http://www.w3.org/2000/svg";
   var FIRST_USE = ["focus", "pointermove", "click"];
@@ -67,7 +68,7 @@
       var hit = place.hit = document.createElementNS(SVG, "rect");
       [["x", place.x0], ["y", place.y0], ["width", cols * place.cw], ["height", rows * place.ch], ["class", "cell-hit"],
         ["tabindex", "0"], ["role", "img"], ["aria-label", (grid.title || t.matrix + " " + (n + 1)) + t.sep +
-          t.cells.replace("{r}", rows).replace("{c}", cols) + ". " + t.keys]].forEach(function (a) {
+          t.cells.replace("{r}", rows).replace("{c}", cols) + t.end + t.keys]].forEach(function (a) {
         hit.setAttribute(a[0], a[1]);
       });
       svg.appendChild(hit);

@@ -13,22 +13,22 @@
         "at 90° unrelated and it is 0, at 180° opposed and it is most negative; the products change sign with it.",
       angle: "angle between q and k", dim: "component", product: "product", sum: "sum: q · k",
       turnSays: "angle {a}°: q · k = {s} = |q| |k| cos θ = {q} × {k} × {c}",
-      softTry: "Try it: raise d_k with ÷√d_k switched off and watch the row of weights pile onto one key; " +
+      softTry: "Try it: switch off “divide the scores by √d_k”, raise d_k and watch the row of weights pile onto one key; " +
         "switch it on and the row keeps its spread at every width.",
       width: "width d_k", scale: "divide the scores by √d_k",
       softSays: "d_k = {d}, {how}: the largest of the {n} weights is {w} (key {j}); softmax's inputs reach ±{r}",
-      scaled: "divided by √d_k", unscaled: "not divided"
+      scaled: "divided by √d_k", unscaled: "not divided by √d_k"
     },
     zh: {
       turnTry: "试一试：拖动滑块，让键 k 绕着查询 q 转动。0° 时两者对齐，q · k 最大；" +
         "90° 时两者无关，q · k 为 0；180° 时方向相反，q · k 最小。各分量的乘积随之变号。",
       angle: "q 与 k 的夹角", dim: "分量", product: "乘积", sum: "和：q · k",
       turnSays: "夹角 {a}°：q · k = {s} = |q| |k| cos θ = {q} × {k} × {c}",
-      softTry: "试一试：关掉“除以 √d_k”，把 d_k 调大，看这一行的权重怎样堆到一个键上；" +
+      softTry: "试一试：关掉“分数除以 √d_k”，把 d_k 调大，看这一行的权重怎样堆到一个键上；" +
         "再打开它，无论维度多高，这一行都保持分散。",
       width: "维度 d_k", scale: "分数除以 √d_k",
       softSays: "d_k = {d}，{how}：{n} 个权重中最大的是 {w}（第 {j} 个键）；送入 softmax 的数最大到 ±{r}",
-      scaled: "除以 √d_k", unscaled: "不除"
+      scaled: "除以 √d_k", unscaled: "不除以 √d_k"
     }
   };
   var SVG = "http://www.w3.org/2000/svg";
