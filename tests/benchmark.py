@@ -43,7 +43,10 @@ measured in one run on this machine:
 - MiniLM in the trained-model page (issue 44), in a fresh Chromium: the bytes a reader downloads
   to run the chapter's sentence; the time from the weights' arrival to the first heatmap, at most
   1 s; the longest main-thread task meanwhile (the worker's 50 ms goal); the feature's JavaScript
-  (MINILM_SCRIPTS), at most 10 KiB gzipped.
+  (MINILM_SCRIPTS), at most 10 KiB gzipped;
+- the tiny translator (issue 45): one training on one core at most 5 s; each of its
+  models trained once in a cold build, none in a warm rebuild (counted in the cold
+  copies, whose snippets/tiny_translator.py logs each training).
 
 The site is served with gzip, as GitHub Pages serves it. This script reports; it
 asserts nothing (tests assert behaviour, not times).
@@ -280,6 +283,34 @@ def training_seconds(runs):
     return statistics.median(times)
 
 
+def translator_training_seconds(runs):
+    """Median time of one training of the tiny translator (snippets/tiny_translator.py), pinned to one core."""
+    code = "import time, tiny_translator as tt; s = time.perf_counter(); tt.train(); print(time.perf_counter() - s)"
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    times = [float(subprocess.run([*pin, sys.executable, "-c", code], cwd=ROOT / "snippets", env=env,
+                                  check=True, capture_output=True, text=True).stdout) for _ in range(runs)]
+    return statistics.median(times)
+
+
+def logging_trainings(project):
+    """Make the copy's tiny translator append one line per training to a file; returns a function
+    that counts the lines (trainings, distinct models) written since the last call."""
+    log = project / "translator-trainings.log"
+    with open(project / "snippets" / "tiny_translator.py", "a", encoding="utf-8") as module:
+        module.write(f"\n\n_fit = fit\n\n\ndef fit(*args, **kwargs):  # benchmark: log each training\n"
+                     f"    with open({str(log)!r}, 'a', encoding='utf-8') as file:\n"
+                     f"        file.write(repr((args, sorted(kwargs.items()))) + '\\n')\n"
+                     f"    return _fit(*args, **kwargs)\n")
+    seen = [0]
+
+    def new_trainings():
+        lines = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+        new, seen[0] = lines[seen[0]:], len(lines)
+        return len(new), len(set(new))
+    return new_trainings
+
+
 MODEL_CHAPTER = ROOT / "docs" / "trained-model.md"
 MODEL_FIGURES = sorted(p.stem for p in (ROOT / "snippets").glob("fig_minilm_*.py"))
 # Every sentence the chapter's code blocks and figures run through the model, in order.
@@ -466,13 +497,16 @@ def main():
         floor_project = fresh_copy(work, "floor")
         (floor_project / "floor.yml").write_text(FLOOR_CONFIG, encoding="utf-8")
         floor = statistics.median(build(floor_project, work / "floor-site", "floor.yml") for _ in range(runs))
-        colds, cpus, warms = [], [], []
+        colds, cpus, warms, trainings = [], [], [], []
         for run in range(runs):
             project = fresh_copy(work, f"cold-{run}")
+            new_trainings = logging_trainings(project)
             wall, cpu = build_with_cpu(project, project / "site")
             colds.append(wall)
             cpus.append(cpu)
+            trainings.append(new_trainings())
             warms.append(build(project, project / "site"))
+            trainings[-1] += new_trainings()
         cold, cpu, warm = statistics.median(colds), statistics.median(cpus), statistics.median(warms)
         cores = os.cpu_count() or 1
         serves = [first_serve(fresh_copy(work, f"serve-{run}")) for run in range(runs)]
@@ -490,6 +524,12 @@ def main():
         ]
         rows.append((f"training demo, one core (median of {runs})", f"{training_seconds(runs):.2f} s",
                      "snippets/relevance_training.py (target <= 3 s)"))
+        rows.append((f"tiny translator: one training, one core (median of {runs})",
+                     f"{translator_training_seconds(runs):.2f} s", "snippets/tiny_translator.py, train() (target <= 5 s)"))
+        cold_n, cold_models, warm_n, _ = trainings[0]
+        rows.append(("  ... trainings in a cold build / in the warm rebuild", f"{cold_n} / {warm_n}",
+                     f"{cold_models} models on the pages (target: each trained once, none in a warm rebuild); "
+                     f"all runs: {', '.join(f'{c} / {w}' for c, _, w, _ in trainings)}"))
         seconds, sentences = model_seconds(runs)
         rows.append((f"trained model: load + forward passes, one core (median of {runs})", f"{seconds:.2f} s",
                      f"weights read and hash-checked, {sentences} sentences, as the chapter needs (target <= 1.5 s)"))

@@ -196,7 +196,8 @@ def served_site(built_site):
 # Modules that are slow to use the first time in a process (a model's weights, the training
 # demo's runs): the test files and pages that import one run in one worker, which pays for it once.
 SLOW_TO_LOAD = {"smollm": "smollm", "minilm": "minilm", "minilm_heads": "minilm", "dependency_heads": "minilm",
-                "relevance_training": "relevance-training"}
+                "relevance_training": "relevance-training", "tiny_translator": "tiny-translator",
+                "translator_alignment": "tiny-translator"}
 # Test files whose tests share a session fixture that is slow to make: one worker runs them all.
 SHARED_FIXTURES = {"tests/test_notebooks.py": "notebooks",  # every notebook run in fresh kernels
                    "tests/test_snippets.py": "snippets"}  # every snippet run as a script

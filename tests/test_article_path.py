@@ -22,7 +22,7 @@ ARTICLE = ["index", "input-to-attention", "query-key-scores", "weighted-values",
            "decoder-self-attention", "encoder-decoder-attention", "conclusion"]
 OPENING = "going-deeper"  # the deep part's opening page: what each chapter answers, what to read first
 DEEP = ["why-this-design", "multi-head-attention", "trained-model", "trained-heads", "trained-decoder",
-        "induction-heads"]  # in this order; later ones may follow
+        "induction-heads", "attention-is-not-alignment"]  # in this order; later ones may follow
 PARTS = {"en": ("The article", "Going deeper", "Glossary"), "zh": ("原文", "深入", "术语表")}
 LANGUAGES = ("en", "zh")
 

@@ -21,6 +21,7 @@ import pytest
 import minilm_heads
 import relevance_training
 import running_example
+import tiny_translator
 from sitebuild.generate import figures
 from sitebuild.generate.figures import _render, figure_snippets
 
@@ -28,7 +29,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 EXAMPLE_WORDS = set(running_example.SOURCE_WORDS + running_example.LONG_TARGET_WORDS
                     + relevance_training.VOCAB
-                    + [token.strip("[]") for token in minilm_heads.TOKENS])  # [CLS] and [SEP] too
+                    + [token.strip("[]") for token in minilm_heads.TOKENS]  # [CLS] and [SEP] too
+                    + [w for word in tiny_translator.ENGLISH + tiny_translator.SPANISH
+                       for w in (word, word.capitalize())])  # the translator's sentences
 NAMED_FUNCTIONS = {"softmax", "sin", "cos", "pos", "tanh", "ln"}
 
 

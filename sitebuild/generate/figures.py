@@ -72,9 +72,10 @@ GROUP_TAG = re.compile(r"<g(?P<attributes>\s[^>]*?)?/?>|</g>")
 
 # Snippets that import one of these modules (directly or not) are drawn in one worker process
 # of their own, the lane named after the module, and so are the notebooks whose code imports
-# one (pool.py): the module loads a trained model that takes seconds to read, and remembers
-# what it computes, so each forward pass runs once in a build.
-LANES = ("smollm",)
+# one (pool.py): the module loads a trained model that takes seconds to read (smollm) or trains
+# one (tiny_translator), and remembers what it computes, so each forward pass and each training
+# runs once in a build.
+LANES = ("smollm", "tiny_translator")
 
 _drawn = {}  # cache key -> SVG text, for this process
 _drawing = {}  # cache key -> Future of the SVG, drawn by a worker process in this build
@@ -248,6 +249,18 @@ def _render(path, lang="en"):
         attribute = attribute.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;")
         svg = svg.replace("<svg ", f"<svg data-figure='{attribute}' ", 1)
     return svg
+
+
+def keep_imported():
+    """Count the local modules that code run in this process imported (a notebook's run) as current.
+
+    A notebook's module cells save the same text as snippets/ holds, so the modules its code
+    imported are the ones a figure would import: the next figure drawn here keeps them, and what
+    they remember (a trained model), instead of importing them again.
+    """
+    for path in SNIPPETS.glob("*.py"):
+        if path.stem in sys.modules and path.stem not in _imported:
+            _imported[path.stem] = hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def figure_data(svg):

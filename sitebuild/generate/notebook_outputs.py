@@ -36,7 +36,7 @@ import tempfile
 import traceback
 
 from .errors import GenerationError
-from .figures import without_figure_data
+from .figures import keep_imported, without_figure_data
 
 # Figure text outside the page: the fonts the figure was laid out with first, as in
 # docs/stylesheets/extra.css (CJK fonts first in Chinese: Chromium on Linux draws empty
@@ -80,6 +80,7 @@ def run_code(notebook, label):
                 finally:
                     linecache.cache.pop(filename, None)
             results.append({"outputs": outputs, "execution_count": count})
+    keep_imported()  # a figure drawn next in this worker uses the modules as they are (a trained model too)
     return results
 
 
