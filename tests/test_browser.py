@@ -152,7 +152,7 @@ UNREACHABLE_SCROLLING = """() => Array.from(document.querySelectorAll('body *'))
 
 # The landmarks a screen reader is offered, as "role|name" (the name from aria-label, or from the
 # elements aria-labelledby names: Material names each section's <nav> by its label).
-LANDMARKS = """() => {
+LANDMARKS = r"""() => {
   const implicit = {NAV: 'navigation', MAIN: 'main', ASIDE: 'complementary'};
   const out = [];
   document.querySelectorAll('nav, main, aside, header, footer, [role]').forEach(el => {
