@@ -4,6 +4,7 @@
     python tests/benchmark.py --quick      # one run of each build, no Lighthouse
     python tests/benchmark.py --runs 5     # the median of five runs of each build and of Lighthouse
     python tests/benchmark.py --suites     # also the quick tier and the full suite (about 15 minutes more)
+    python tests/benchmark.py --no-lighthouse
 
 Targets (issue "A fast first serve, light pages and every page accessible"), all
 measured in one run on this machine:
@@ -487,6 +488,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one run of each build, no Lighthouse")
     parser.add_argument("--runs", type=int, default=3, help="runs of each build and of Lighthouse on each page (median); default 3")
+    parser.add_argument("--no-lighthouse", action="store_true", help="every measure but Lighthouse")
     parser.add_argument("--suites", action="store_true",
                         help="also time the quick tier (warm) and the full suite on a fresh copy (about 15 minutes)")
     args = parser.parse_args()
@@ -597,7 +599,7 @@ def main():
             for path in sorted(index):
                 rows.append((f"search index {path.relative_to(site)} (gzip)",
                              f"{len(gzip.compress(path.read_bytes(), 6)) / 1024:.0f} KiB", "fetched on first search"))
-            if not args.quick:
+            if not (args.quick or args.no_lighthouse):
                 paths = list(dict.fromkeys(["/" + path for path in LIGHTHOUSE_PAGES] + three_heaviest))
                 result = lighthouse(base, runs, paths)
                 if isinstance(result, str):
