@@ -1,6 +1,6 @@
 """Milk's query turns towards drank's key: the arrows at four steps, on the plane of drank's and cat's
 final keys. In the last panel a dotted line drops from each key onto the query: q · k = |q| × that shadow.
-Under each panel, the true cosines: flattened, step 0 looks more aligned than it is.
+Under each panel, the true cosines (flattened, step 0 looks aligned).
 The figure also carries the replay under it: the vectors at every tenth step, fetched on first use.
 """
 
@@ -63,7 +63,7 @@ def draw(lang="en"):
                 ax.plot(*np.column_stack([k @ plane, foot]), color=STYLES[word][0], linestyle=":", marker="o",
                         markevery=[1], markersize=4)
         ax.set_title(text["step"].format(step) + "\n" + text[step].format(**shadows), fontsize=10)
-        cosines = text["cosines"].format(*run.cosines[step])  # drank, cat, black: the run's WATCHED_KEYS
+        cosines = text["cosines"].format(*run.cosines[step])  # drank, cat, black
         ax.set_xlabel(cosines.replace("-", "\u2212"), fontsize=9)
         ax.axhline(0, color=ink(), linewidth=0.4, alpha=0.4)
         ax.axvline(0, color=ink(), linewidth=0.4, alpha=0.4)
