@@ -39,8 +39,11 @@ def draw(lang="en"):
             computed_as=weighted_sums(f["a"], f["v"][0], SENTENCE, names=("a", "v")))
     heatmap(axes[3], f["p"], ["milk"], amounts, "weight", title=f"p = softmax({SCALE:g}z)",
             computed_as=softmax_rows(f["z"], factor=SCALE, names=("z",)))
-    for ax in axes:
-        ax.tick_params(axis="x", labelrotation=90)
+    for ax in axes:  # column names: Latin turned, the Chinese answers upright on two lines
+        if lang == "zh" and ax is not axes[0]:
+            ax.set_xticks(range(len(amounts)), labels=[a[:len(a) // 2] + "\n" + a[len(a) // 2:] for a in amounts])
+        else:
+            ax.tick_params(axis="x", labelrotation=90)
     return fig
 
 

@@ -1,5 +1,6 @@
 """Milk's query turns towards drank's key: the arrows at four steps, on the plane of drank's and cat's
 final keys. In the last panel a dotted line drops from each key onto the query: q · k = |q| × that shadow.
+Under each panel, the true cosines (flattened, step 0 looks aligned).
 The figure also carries the replay under it: the vectors at every tenth step, fetched on first use.
 """
 
@@ -20,11 +21,13 @@ STYLES = {"drank": (HIGHLIGHT, "-"), "cat": ("#1c7ed6", "--"), "black": (None, "
 LABELS = {
     "en": {"step": "step {}", 0: f"short and random (drawn {ZOOM}× larger)", 100: "q lines up with drank's key",
            500: "cat's key turns round", 1500: "shadows on q: drank {drank:.2f}, cat {cat:.2f}",
+           "cosines": "true cos: drank {:.2f}, cat {:.2f}, black {:.2f}",
            "replay": {"intro": "Replay the training: move the slider, or use the arrow keys. The arrows are drawn "
                                "as in the figure; the bars are milk's attention weights.",
                       "step": "training step", "start": "Step 0: move the slider."}},
     "zh": {"step": "第 {} 步", 0: f"又短又乱（放大 {ZOOM} 倍画出）", 100: "q 与 drank 的键对齐",
            500: "cat 的键转回来", 1500: "在 q 方向上的影长：drank {drank:.2f}，cat {cat:.2f}",
+           "cosines": "真实余弦：drank {:.2f}，cat {:.2f}，black {:.2f}",
            "replay": {"intro": "回放训练：拖动滑块，或者按方向键。箭头的画法与上图相同；条形是 milk 的注意力权重。",
                       "step": "训练步数", "start": "第 0 步：拖动滑块开始回放。"}},
 }
@@ -44,7 +47,7 @@ def draw(lang="en"):
     text = LABELS[lang]
     run = train()  # trained once per process, then cached
     plane = key_plane(run)
-    fig, axes = plt.subplots(2, 2, figsize=(6.4, 5.6), layout="constrained")
+    fig, axes = plt.subplots(2, 2, figsize=(6.4, 6.0), layout="constrained")
     for ax, step in zip(axes.flat, PANELS):
         scale = ZOOM if step == 0 else 1
         q = run.queries[step] @ plane * scale
@@ -60,10 +63,13 @@ def draw(lang="en"):
                 ax.plot(*np.column_stack([k @ plane, foot]), color=STYLES[word][0], linestyle=":", marker="o",
                         markevery=[1], markersize=4)
         ax.set_title(text["step"].format(step) + "\n" + text[step].format(**shadows), fontsize=10)
+        cosines = text["cosines"].format(*run.cosines[step])  # drank, cat, black
+        ax.set_xlabel(cosines.replace("-", "\u2212"), fontsize=9)
         ax.axhline(0, color=ink(), linewidth=0.4, alpha=0.4)
         ax.axvline(0, color=ink(), linewidth=0.4, alpha=0.4)
-        ax.set(xlim=(-3, 5.4), ylim=(-2.4, 3.4), aspect="equal")
-        ax.axis("off")
+        ax.set(xlim=(-3, 5.4), ylim=(-2.4, 3.4), aspect="equal", xticks=[], yticks=[])
+        ax.spines[:].set_visible(False)  # no frame or background, but the label under the panel stays
+        ax.patch.set_visible(False)
 
     steps = np.arange(0, len(run.losses), 10)  # the replay moves 10 training steps at a time
     # Six decimals: the weights the replay computes from them are within 1e-5 of the run's.

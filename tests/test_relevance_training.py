@@ -287,6 +287,92 @@ def test_alignment_grows_over_the_steps():
     assert drank[200] > 0.8 > 0.7 > drank[-1] > 0.6
 
 
+def milk_forward(params):
+    """The model on "The black cat drank the milk", asked about the milk: every intermediate array."""
+    return rt.forward(params, rt.encode(rt.SENTENCE), [rt.SENTENCE.index("milk")])
+
+
+def pair_vote(params, word="drank"):
+    """How strongly `word`'s vote sides with the pair that leaves little: its votes for none and a little
+    minus those for most and all (from -4 to 4)."""
+    v = milk_forward(params)["v"][0, rt.SENTENCE.index(word)]
+    return v[0] + v[1] - v[2] - v[3]
+
+
+def test_the_votes_learn_before_the_weights_move():
+    """The chapter's answer to its chicken-and-egg question: over the first 50 steps milk's weights stay
+    within 0.01 of 1/6, while drank's vote already sides with none and a little."""
+    run = rt.train()
+    assert np.abs(run.weights[:51] - 1 / 6).max() < 0.011
+    assert np.abs(run.weights[100] - 1 / 6).max() > 0.2  # and then they move
+    assert pair_vote(run.params_before) < 0.5 < 2.5 < pair_vote(rt.train.__wrapped__(steps=50).params)
+
+
+def score_loss(scores, v, target):
+    """The loss of one object as a function of its scores: a = softmax(s), z = a v, p = softmax(3z)."""
+    return -np.log(softmax(rt.SCALE * (softmax(scores) @ v))[target])
+
+
+@pytest.mark.parametrize("trained", [False, True])
+def test_a_score_rises_when_its_vote_beats_the_mix(trained):
+    """dL/ds_j = a_j (v_j - z) · 3 (p - y), the rule the chapter states in words, against finite differences:
+    a step against it raises the scores of the words whose votes point to the answer better than the mix."""
+    run = rt.train()
+    f = milk_forward(run.params if trained else run.params_before)
+    q, k, v = f["q"][0], f["k"][0], f["v"][0]
+    scores = k @ q / np.sqrt(rt.D_K)
+    target = rt.AMOUNTS.index("a little")
+    a = softmax(scores)
+    z, p, y = a @ v, softmax(rt.SCALE * (a @ v)), np.eye(len(rt.AMOUNTS))[target]
+    rule = a * ((v - z) @ (rt.SCALE * (p - y)))
+    eps = 1e-6
+    numerical = [(score_loss(scores + eps * e, v, target) - score_loss(scores - eps * e, v, target)) / (2 * eps)
+                 for e in np.eye(len(scores))]
+    np.testing.assert_allclose(rule, numerical, atol=1e-8)
+    beats_the_mix = (v - z) @ (y - p) > 0  # the vote points to the answer better than the mix does
+    assert np.array_equal(rule < 0, beats_the_mix)  # exactly these scores rise under a step
+
+
+def test_the_other_words_vote_loudly_with_no_weight():
+    """After training the votes of The, black, the and milk are near ±1, yet their weight is about 0."""
+    f = milk_forward(rt.train().params)
+    for word in ("The", "black", "the", "milk"):
+        j = rt.SENTENCE.index(word)
+        assert np.abs(f["v"][0, j]).max() > 0.9 and f["a"][0, j] < 0.005, word
+
+
+def test_the_arrows_figure_prints_the_true_cosines_its_flat_step_0_hides():
+    """Drawn flat, step 0 puts milk's query close to drank's key; the true cosine, under the panel, is low."""
+    import matplotlib.pyplot as plt
+
+    import fig_query_turns_to_key
+    run = rt.train()
+    plane = rt.key_plane(run)
+    q, k = run.queries[0], run.keys[0, rt.SENTENCE.index("drank")]
+    drawn = (q @ plane) @ (k @ plane) / np.linalg.norm(q @ plane) / np.linalg.norm(k @ plane)
+    true = run.cosines[0, rt.WATCHED_KEYS.index("drank")]
+    assert true == pytest.approx(q @ k / np.linalg.norm(q) / np.linalg.norm(k))
+    assert true < 0.3 and drawn > 0.8
+    for language in ("en", "zh"):
+        fig = fig_query_turns_to_key.draw(language)
+        labels = [ax.get_xlabel() for ax in fig.axes]
+        plt.close(fig)
+        for label, step in zip(labels, fig_query_turns_to_key.PANELS, strict=True):
+            printed = [float(n.replace("\u2212", "-")) for n in re.findall(r"\u2212?\d\.\d\d", label)]
+            assert printed == [round(c, 2) for c in run.cosines[step]], (language, step, label)
+
+
+@pytest.mark.parametrize("page, pattern", [
+    ("learning-relevance.md", r"true cosine, printed under the panel, is only (\d\.\d\d)"),
+    ("learning-relevance.zh.md", r"两者真实的余弦只有 (\d\.\d\d)"),
+])
+def test_the_chapter_quotes_the_true_cosine_at_step_0(page, pattern):
+    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
+    found = re.search(pattern, text)
+    assert found, f"{page} does not quote the cosine at step 0 ({pattern})"
+    assert float(found[1]) == round(rt.train().cosines[0, rt.WATCHED_KEYS.index("drank")], 2)
+
+
 def test_the_alignment_check_fails_on_a_run_that_learned_nothing():
     run = rt.train()
     frozen = run._replace(cosines=np.repeat(run.cosines[:1], len(run.cosines), axis=0),
