@@ -273,25 +273,25 @@ def every_figure_drawn_at_load(site, target):
     return target
 
 
-def training_seconds(runs):
-    """Median time of the learning-relevance demo's three training runs, pinned to one core."""
-    code = ("import time, relevance_training as rt; s = time.perf_counter(); rt.train(); "
-            "rt.train_same_kind(False); rt.train_same_kind(True); print(time.perf_counter() - s)")
+def one_core_seconds(code, runs):
+    """Median of the seconds that Python `code`, run in snippets/ pinned to one core, prints last."""
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    times = [float(subprocess.run([*pin, sys.executable, "-c", code], cwd=ROOT / "snippets", env=env,
-                                  check=True, capture_output=True, text=True).stdout) for _ in range(runs)]
-    return statistics.median(times)
+    return statistics.median(float(subprocess.run([*pin, sys.executable, "-c", code], cwd=ROOT / "snippets", env=env,
+                                                  check=True, capture_output=True, text=True).stdout.split()[-1])
+                             for _ in range(runs))
+
+
+def training_seconds(runs):
+    """Median time of the learning-relevance demo's three training runs, pinned to one core."""
+    return one_core_seconds("import time, relevance_training as rt; s = time.perf_counter(); rt.train(); "
+                            "rt.train_same_kind(False); rt.train_same_kind(True); print(time.perf_counter() - s)", runs)
 
 
 def translator_training_seconds(runs):
     """Median time of one training of the tiny translator (snippets/tiny_translator.py), pinned to one core."""
-    code = "import time, tiny_translator as tt; s = time.perf_counter(); tt.train(); print(time.perf_counter() - s)"
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    times = [float(subprocess.run([*pin, sys.executable, "-c", code], cwd=ROOT / "snippets", env=env,
-                                  check=True, capture_output=True, text=True).stdout) for _ in range(runs)]
-    return statistics.median(times)
+    return one_core_seconds("import time, tiny_translator as tt; s = time.perf_counter(); tt.train(); "
+                            "print(time.perf_counter() - s)", runs)
 
 
 def logging_trainings(project):
