@@ -27,7 +27,7 @@ LABELS = {
     "zh": {"previous token": "前一词元", "next token": "后一词元", "determiner → noun": "限定词 → 名词",
            "drank → milk": "drank → milk", "object → verb": "宾语 → 动词", "all five": "五个一起",
            "1 at random": "随机 1 个", "5 at random": "随机 5 个",
-           "zeros": "换成零", "means": "换成均值", "turn": "转过多少：1 − cos"},
+           "zeros": "换成零", "means": "换成平均输出", "turn": "转过多少：1 − cos"},
 }
 
 

@@ -58,11 +58,18 @@ def prose(markdown):
     return re.sub(r"\]\([^)]*\)", "]", text)
 
 
+# Phrases in which a variant's characters belong to other words: in 相关的词对齐 ("related words
+# align", the title of learning-relevance) 词 is the noun and 对齐 the verb, not the term 词对齐.
+OTHER_WORDS = ("相关的词对齐",)
+
+
 def variants_used(text, glossary_entries, own_entry=None):
     """(variant, the term the glossary uses instead) for each variant in `text`.
 
     A variant given as another name after 也叫 (……也叫交叉注意力) points a reader who knows
-    that name to ours; it is not a use."""
+    that name to ours; it is not a use. Nor is a phrase of OTHER_WORDS."""
+    for phrase in OTHER_WORDS:
+        text = text.replace(phrase, "〔〕")
     return [(variant, term) for entry_id, terms, _, variants, _ in glossary_entries
             if entry_id != own_entry for variant, term in (variant_and_term(v, terms) for v in variants)
             if variant in text.replace(f"也叫{variant}", "")]
@@ -114,6 +121,8 @@ def test_the_variant_check_finds_a_planted_variant():
     assert variants_used("编码器-解码器注意力也叫交叉注意力。", GLOSSARY_ENTRIES) == []
     assert variants_used("也叫交叉注意力；交叉注意力的查询来自目标句。", GLOSSARY_ENTRIES) == [
         ("交叉注意力", "编码器-解码器注意力")]
+    assert variants_used("把词对齐当作第二个任务。", GLOSSARY_ENTRIES) == [("词对齐", "词语对齐")]
+    assert variants_used("训练让相关的词对齐；把词语对齐当作第二个任务。", GLOSSARY_ENTRIES) == []
 
 
 HEADING = re.compile(r"^#{1,6} (.+?) \{ #[\w-]+ \}[ \t]*$", re.M)

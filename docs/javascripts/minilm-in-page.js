@@ -23,7 +23,7 @@
       mosaic: "All 72 heads, a row per layer: choose one to draw it below. Outlined in orange: the heads the chapter names.",
       layer: "Layer", head: "Head", name: "Layer {l}, head {h}", named: "{name}, named in the chapter: {p}",
       title: "{name}: attention weights", numbers: "Numbers in this figure", corner: "query / key",
-      caption: "{title}. Rows are queries, columns keys. Point at, tap or tab to a cell: q · k, ÷ √32, softmax.",
+      caption: "{title}. Rows are queries, columns keys. Point at, tap or tab to a cell to see how its weight came from q · k, ÷ √32 and softmax.",
       list: "The heads the chapter names, on your sentence:",
       patterns: {"previous word": "the token before", "next word": "the token after",
         "determiner → noun": "a determiner's noun", "verb → object": "a verb's object"},
@@ -38,24 +38,24 @@
     },
     zh: {
       loading: "正在下载模型（{total} MB，只需一次）……", computing: "正在运行模型……",
-      done: "共 {n} 个词元，运行了 {s} 秒。", empty: "请先输入一个句子：现在什么也没有。",
+      done: "共 {n} 个词元，运行了 {s} 秒。", empty: "请先输入一个句子：输入框是空的。",
       long: "这段文字连同 [CLS] 和 [SEP] 共有 {n} 个词元；本页最多只运行 {max} 个。",
       download: "模型文件下载失败（{detail}）。", failed: "模型没能运行（{detail}）。",
       retry: "重试", tokens: "词元：", progress: "下载进度",
-      mosaic: "全部 72 个头，每行一层：选一个，下面画出它。橙色框：本章点名的头。",
+      mosaic: "全部 72 个头，每行一层：选一个头，下方就会画出它。橙色框：本章点名的头。",
       layer: "层", head: "头", name: "第 {l} 层的头 {h}", named: "{name}，本章点名：{p}",
       title: "{name}：注意力权重", numbers: "图中的数字", corner: "查询 / 键",
-      caption: "{title}。行是查询词元，列是键词元。指向、点按或用 Tab 键选一格：q · k、除以 √32、softmax。",
+      caption: "{title}。行是查询词元，列是键词元。用鼠标指向、点按，或用 Tab 键选中一格，就会显示它的权重怎样由 q · k、除以 √32 和 softmax 算出。",
       list: "本章点名的几个头，在你的句子上：",
       patterns: {"previous word": "前一个词元", "next word": "后一个词元",
         "determiner → noun": "限定词所限定的名词", "verb → object": "动词的宾语"},
       shows: "这个模式出现了。", absent: "这个模式在这里没有出现。",
-      neighbour: "{head}（{pattern}）：每个词元平均把自己那一行的 {w} 给了{side}的词元；{verdict}",
+      neighbour: "{head}（{pattern}）：每个词元平均把自己那一行的 {w} 给了紧挨在{side}的那个词元；{verdict}",
       before: "前面", after: "后面", few: "{head}（{pattern}）：词太少，看不出来。",
       determiners: "{head}（{pattern}）：{pairs}。{verdict}", pair: "“{a}” → “{b}”（{w}）", and: "；",
       ahead: "每个限定词都把最多的权重给了后面的某个词：是它的名词吗？", notAhead: "并非每个限定词都看向后面。",
       none: "{head}（{pattern}）：这里没有限定词（the、a、an、this、that、these、those）。",
-      link: "{head}（{pattern}）：这里它在两个词之间最强的连接是 {pair}；本章发现它配对的是词，不是动词和宾语。"
+      link: "{head}（{pattern}）：这里它在两个词之间最强的连接是 {pair}；本章发现，它配对的是常一起出现的具体词语，并不按动词和宾语的关系来配。"
     }
   };
   var DETERMINERS = ["the", "a", "an", "this", "that", "these", "those"];
