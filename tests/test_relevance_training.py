@@ -132,6 +132,96 @@ def test_training_lowers_the_loss_towards_its_floor():
     assert run.losses[-1] < 0.35
 
 
+IDEAL_VOTES = np.array([[1, 1, -1, -1], [-1, 1, -1, 1]])  # drank, cat: the chapter's budget table
+
+
+def best_split_loss(p_greedy=rt.P_GREEDY, scale=rt.SCALE):
+    """The chapter's budget table on a fine grid: the lowest loss of any split between drank and cat."""
+    grid = np.linspace(0, 1, 1001)  # weight on cat; drank gets the rest
+    p = softmax(scale * np.column_stack([1 - grid, grid]) @ IDEAL_VOTES)  # (1001, 4)
+    return np.min(-(p_greedy * np.log(p[:, 1]) + (1 - p_greedy) * np.log(p[:, 0])))
+
+
+def usual_answers(data):
+    """For each row of `data`: the amount its animal's habit picks, and the other amount of the pair."""
+    usual = []
+    for tokens, amount in zip(data.tokens, data.targets):
+        pair = amount - amount % 2  # (none, a little) or (most, all)
+        dog = rt.TOKEN["dog"] in tokens  # the dog leaves the smaller amount, the cat the larger
+        usual.append((pair, pair + 1) if dog else (pair + 1, pair))
+    return np.array(usual)  # (m, 2)
+
+
+def test_the_training_loss_sits_between_the_floor_and_the_best_split():
+    """The chapter: the best split loses 0.35 when the habit holds exactly 9 times in 10; training stops
+    a little lower, 0.34, because the 2000 sentences keep the habit more often; the floor, 0.28, is lower."""
+    data, run = rt.generate(), rt.train()
+    floor, trained, best = rt.loss_floor(data), run.losses[-1], best_split_loss()
+    assert floor < trained < best
+    usual = usual_answers(data)
+    kept = np.sum(data.shares * (data.targets == usual[:, 0]))
+    assert kept > rt.P_GREEDY  # the sample keeps the habit a little more often than 9 times in 10
+    # With the habit at exactly 9 in 10, the trained model does no better than the best split.
+    p = rt.forward(run.params, data.tokens, data.query)["p"]
+    rows = np.arange(len(p))
+    exact = -np.sum(data.shares * (rt.P_GREEDY * np.log(p[rows, usual[:, 0]])
+                                   + (1 - rt.P_GREEDY) * np.log(p[rows, usual[:, 1]])))
+    assert exact >= best
+
+
+def test_the_loss_check_fails_against_a_stronger_habit():
+    """With a habit of 95 in 100, the best split beats our training loss: the check above can fail."""
+    assert not rt.train().losses[-1] < best_split_loss(p_greedy=0.95)
+
+
+@pytest.mark.parametrize("page, pattern", [
+    ("learning-relevance.md", r"Its loss, (?P<best>\d\.\d\d), is about where training stops: at "
+                              r"(?P<trained>\d\.\d\d),.*? the dashed (?P<floor>\d\.\d\d)\."),
+    ("learning-relevance.zh.md", r"它的损失是 (?P<best>\d\.\d\d)；训练停在 (?P<trained>\d\.\d\d)，.*?虚线的 "
+                                 r"(?P<floor>\d\.\d\d)。"),
+])
+def test_the_chapter_quotes_the_three_losses(page, pattern):
+    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
+    found = re.search(pattern, text)
+    assert found, f"{page} does not relate the best split, the training loss and the floor ({pattern})"
+    assert float(found["best"]) == round(best_split_loss(), 2)
+    assert float(found["trained"]) == round(rt.train().losses[-1], 2)
+    assert float(found["floor"]) == round(rt.loss_floor(rt.generate()), 2)
+
+
+@pytest.mark.parametrize("page, pattern", [
+    ("learning-relevance.md", r"model's (?P<total>\d+) numbers, all random at first: the embedding table "
+                              r"\((?P<e>\d+ × \d+)\) and \$W_Q\$, \$W_K\$ and \$W_V\$ \((?P<qkv>\d+ × \d+) each\)"),
+    ("learning-relevance.zh.md", r"模型的 (?P<total>\d+) 个数，开始时都是随机的：嵌入表（embedding table，"
+                                 r"(?P<e>\d+ × \d+)）和 \$W_Q\$、\$W_K\$、\$W_V\$（各 (?P<qkv>\d+ × \d+)）"),
+])
+def test_the_chapter_counts_the_parameters(page, pattern):
+    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
+    found = re.search(pattern, text)
+    assert found, f"{page} does not say where its parameters come from ({pattern})"
+    params = rt.init_params()
+    assert tuple(map(int, found["e"].split(" × "))) == params["W_e"].shape
+    for name in ("W_Q", "W_K", "W_V"):
+        assert tuple(map(int, found["qkv"].split(" × "))) == params[name].shape
+    assert int(found["total"]) == sum(w.size for w in params.values())
+
+
+@pytest.mark.parametrize("page, pattern", [
+    ("learning-relevance.md", r"\$3z\$ lies between −3 and 3, so no probability exceeds about (\d\.\d\d)"),
+    ("learning-relevance.zh.md", r"\$3z\$ 的每个数都在 −3 与 3 之间，所以任何一个概率都不会超过约 (\d\.\d\d)"),
+])
+def test_the_chapter_quotes_how_sure_the_model_can_be(page, pattern):
+    """z mixes votes between -1 and 1, so softmax(3z) is surest at z = (1, -1, -1, -1)."""
+    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
+    found = re.search(pattern, text)
+    assert found, f"{page} does not say how sure the model can be ({pattern})"
+    assert rt.SCALE == 3
+    surest = softmax(rt.SCALE * np.array([1.0, -1.0, -1.0, -1.0]))[0]
+    z = np.random.default_rng(0).uniform(-1, 1, (10_000, 4))  # any mix of votes
+    assert softmax(rt.SCALE * z).max() <= surest
+    assert float(found[1]) == round(surest, 2)
+
+
 def test_the_floor_is_reached_by_predicting_the_shares():
     """loss_floor is the loss of the best possible prediction: the answers' shares in each context."""
     data = rt.generate(n=200, seed=3)
