@@ -192,8 +192,8 @@ def test_the_chapter_quotes_the_three_losses(page, pattern):
 @pytest.mark.parametrize("page, pattern", [
     ("learning-relevance.md", r"model's (?P<total>\d+) numbers, all random at first: the embedding table "
                               r"\((?P<e>\d+ × \d+)\) and \$W_Q\$, \$W_K\$ and \$W_V\$ \((?P<qkv>\d+ × \d+) each\)"),
-    ("learning-relevance.zh.md", r"模型的 (?P<total>\d+) 个数，开始时都是随机的：嵌入表（embedding table，"
-                                 r"(?P<e>\d+ × \d+)）和 \$W_Q\$、\$W_K\$、\$W_V\$（各 (?P<qkv>\d+ × \d+)）"),
+    ("learning-relevance.zh.md", r"模型的 (?P<total>\d+) 个数，开始时都是随机的：嵌入表（embedding table）里 "
+                                 r"(?P<e>\d+ × \d+) 个，\$W_Q\$、\$W_K\$、\$W_V\$ 里各 (?P<qkv>\d+ × \d+) 个"),
 ])
 def test_the_chapter_counts_the_parameters(page, pattern):
     text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
