@@ -15,6 +15,7 @@
 - `noun_swap_test`: how often an article changes when its noun is swapped for a
   noun of the other gender: the test that shows a noun deciding an article even
   when the row gives it no weight.
+- `article_defaults`: the article each position writes when its noun is hidden.
 - `written_with_value_of`: what the positions write when one English word keeps
   its key (so the weights stay) but brings another word's value.
 
@@ -147,6 +148,23 @@ def hidden_word_test(params=None, pairs=None):
             kept[kind][0] += words[t] == right[t]
             kept[kind][1] += 1
     return {kind: tuple(counts) for kind, counts in kept.items()}
+
+
+def article_defaults(params=None, pairs=None):
+    """What each article position writes when its noun is hidden from its row: the default it learned.
+
+    Returns {"first": ..., "after the verb": ...}, each the article written (or "el/la" if
+    both occur), over the articles of `pairs` (held-out by default).
+    """
+    params = train() if params is None else params
+    written = {"first": set(), "after the verb": set()}
+    for english, spanish in held_out_pairs() if pairs is None else pairs:
+        right = spanish.lower().split()
+        for t, column in enumerate(needed_words(english, spanish)):
+            if right[t] in ARTICLES.values():
+                place = "after the verb" if {"el", "la"} & set(right[:t]) else "first"
+                written[place].add(written_with_hidden_words(english, spanish, [(t, column)], params)[0][t])
+    return {place: "/".join(sorted(words)) for place, words in written.items()}
 
 
 def noun_swap_test(params=None, pairs=None):
