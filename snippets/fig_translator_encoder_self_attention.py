@@ -5,7 +5,8 @@ bola azul". Top: the encoder-decoder attention of the translator of the
 encoder-decoder chapter, whose encoder has no self-attention; its rows look at
 the words they translate. Bottom: the same model with a self-attention
 sublayer in its encoder (the seed, of ten, whose rows look at their own word
-least often); the row that writes "perro" looks at "ball", and the
+least often: an extreme run, not a typical one; most runs still look at
+their words); the row that writes "perro" looks at "ball", and the
 translation is just as right. The row of "perro" is outlined in both.
 """
 

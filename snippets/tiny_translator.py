@@ -234,9 +234,10 @@ def _ffn(x, w1, b1, w2, b2):
     return np.maximum(u, 0.0) @ w2 + b2, u  # (..., n, d), (..., n, d_ff)
 
 
-def _attend(x_q, x_kv, p, name, mask):
-    """One attention head: queries from x_q, keys and values from x_kv, through attention.py."""
-    q, k, v = x_q @ p[f"W_Q_{name}"], x_kv @ p[f"W_K_{name}"], x_kv @ p[f"W_V_{name}"]  # (..., n, d) each
+def _attend(x_q, x_kv, p, name, mask, values=None):
+    """One attention head: queries from x_q, keys and values from x_kv (or the `values` given), through attention.py."""
+    q, k = x_q @ p[f"W_Q_{name}"], x_kv @ p[f"W_K_{name}"]  # (..., n, d) each
+    v = x_kv @ p[f"W_V_{name}"] if values is None else values  # (..., n_k, d)
     out, weights = scaled_dot_product_attention(q, k, v, mask=mask)  # (..., n_q, d), (..., n_q, n_k)
     return {"q": q, "k": k, "v": v, "out": out, "weights": weights}
 
@@ -255,18 +256,20 @@ def encode(p, src):
     return f
 
 
-def decode(p, f, tgt_in, cross_mask=None):
+def decode(p, f, tgt_in, cross_mask=None, cross_values=None):
     """The decoder on the Spanish input (shifted right): adds its intermediates to `f` and returns it.
 
     `cross_mask`, broadcastable to (B, n_s, n_e), True = "may attend", narrows what each
     position's cross-attention may see (by default every English word, none of the padding).
+    `cross_values`, (B, n_e, d), replaces the values the cross-attention reads (by default
+    h W_V_cross), for experiments that change what a word brings but not where the weight goes.
     """
     f["tgt_in"] = tgt_in
     f["y"] = p["W_es"][tgt_in] + _positions(tgt_in.shape[1])  # (B, n_s, d)
     f["self"] = _attend(f["y"], f["y"], p, "self", _look_ahead(tgt_in.shape[1]))
     f["y1"] = add_and_norm(f["y"], f["self"]["out"])  # (B, n_s, d)
     mask = f["keys"] if cross_mask is None else f["keys"] & cross_mask  # (B, 1 or n_s, n_e)
-    f["cross"] = _attend(f["y1"], f["h"], p, "cross", mask)  # weights (B, n_s, n_e)
+    f["cross"] = _attend(f["y1"], f["h"], p, "cross", mask, cross_values)  # weights (B, n_s, n_e)
     f["y2"] = add_and_norm(f["y1"], f["cross"]["out"])  # (B, n_s, d)
     f["ffn_dec"], f["u_dec"] = _ffn(f["y2"], p["W1_dec"], p["b1_dec"], p["W2_dec"], p["b2_dec"])
     f["y3"] = add_and_norm(f["y2"], f["ffn_dec"])  # (B, n_s, d)
