@@ -237,6 +237,18 @@ def _imported_modules(path):
     return frozenset(IMPORT.findall(Path(path).read_text(encoding="utf-8")))
 
 
+def modules_a_file_imports(path):
+    """The top-level names of the modules a Python file imports, read from its syntax tree."""
+    import ast
+    imported = set()
+    for node in ast.walk(ast.parse(Path(path).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    return imported
+
+
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: one worker more than the cores, to use the time the browser tests wait for pages."""
     return len(os.sched_getaffinity(0)) + 1 if hasattr(os, "sched_getaffinity") else None

@@ -1,6 +1,5 @@
 """The training demo of learning-relevance.md: gradients, forward pass, data, result, relation, script."""
 
-import ast
 import itertools
 import re
 import shutil
@@ -13,7 +12,7 @@ import pytest
 
 import relevance_training as rt
 from attention import scaled_dot_product_attention, softmax
-from conftest import DOCS, SNIPPETS
+from conftest import DOCS, SNIPPETS, modules_a_file_imports
 
 TWO_CLAUSES = "The black cat drank the milk and ate the fish".split()
 
@@ -588,14 +587,8 @@ def test_training_is_deterministic():
 
 
 def test_module_uses_numpy_and_the_site_attention_only():
-    tree = ast.parse((SNIPPETS / "relevance_training.py").read_text(encoding="utf-8"))
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            imported.add(node.module.split(".")[0])
-    assert imported <= {"functools", "time", "typing", "numpy", "attention"}
+    assert modules_a_file_imports(SNIPPETS / "relevance_training.py") <= {
+        "functools", "time", "typing", "numpy", "attention"}
 
 
 def test_script_prints_milk_row_as_its_last_six_lines(tmp_path):

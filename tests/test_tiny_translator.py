@@ -1,18 +1,16 @@
 """The tiny translator (snippets/tiny_translator.py) and the measurements of its cross-attention
 (snippets/translator_alignment.py): gradients, data, API, results, and the claims the pages make."""
 
-import ast
 import re
 import subprocess
 import sys
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
 
 import tiny_translator as tt
 import translator_alignment as ta
-from conftest import DOCS, SNIPPETS
+from conftest import DOCS, SNIPPETS, modules_a_file_imports
 
 # ---- Gradients ----
 
@@ -204,14 +202,7 @@ def test_importing_trains_nothing():
 def test_modules_use_numpy_and_the_sites_modules_only():
     for name, allowed in (("tiny_translator.py", {"functools", "time", "numpy", "attention", "position_encoding"}),
                           ("translator_alignment.py", {"pathlib", "numpy", "tiny_translator", "trained_models"})):
-        tree = ast.parse((SNIPPETS / name).read_text(encoding="utf-8"))
-        imported = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                imported |= {alias.name.split(".")[0] for alias in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                imported.add(node.module.split(".")[0])
-        assert imported <= allowed, name
+        assert modules_a_file_imports(SNIPPETS / name) <= allowed, name
 
 
 # ---- What the chapter says ----
@@ -250,18 +241,14 @@ SEEDS = range(10)
 STUDIED_SEED = 6  # the seed the deep page shows: the encoder self-attention model whose alignment fell furthest
 
 
-def fresh_seed_run(args):
-    seed, encoder_self_attention = args
-    return seed, encoder_self_attention, ta.seed_run(seed, encoder_self_attention, cache=False)
-
-
 @pytest.fixture(scope="module")
 def seed_study():
-    """Every run trained and measured afresh (no cache), so that these tests check the code, not a file."""
-    jobs = [(seed, mixed) for mixed in (False, True) for seed in SEEDS]
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(fresh_seed_run, jobs))
-    return {mixed: {seed: counts for seed, m, counts in runs if m == mixed} for mixed in (False, True)}
+    """The twenty runs as the pages' code gets them: from the cache the build, the page's code blocks
+    and these tests share (WHY_ATTENTION_CACHE, keyed by the code that trains and measures them),
+    trained once by whichever asks first. The test below trains the studied run afresh and checks
+    the cache against it."""
+    runs = ta.seed_study(SEEDS)
+    return {mixed: {seed: runs[seed, mixed] for seed in SEEDS} for mixed in (False, True)}
 
 
 def percent(counts):
@@ -284,14 +271,15 @@ def test_the_seed_study_shows_alignment_falling_with_encoder_self_attention(seed
 
 
 def test_a_seed_run_is_kept_in_the_cache_and_read_back(seed_study, tmp_path, monkeypatch):
+    """The studied run, trained afresh into an empty cache, equals the shared cache's; then it is read back."""
     monkeypatch.setenv("WHY_ATTENTION_CACHE", str(tmp_path))
-    assert ta.seed_run(1) == seed_study[False][1]
+    assert ta.seed_run(STUDIED_SEED, True) == seed_study[True][STUDIED_SEED]  # trained: the folder was empty
     assert list((tmp_path / "runs" / "tiny-translator-seeds").glob("*.npz"))
 
     def no_training(*args, **kwargs):
         raise AssertionError("trained again")
     monkeypatch.setattr(ta, "train", no_training)
-    assert ta.seed_run(1) == seed_study[False][1]  # read back, not trained
+    assert ta.seed_run(STUDIED_SEED, True) == seed_study[True][STUDIED_SEED]  # read back, not trained
 
 
 def summary(runs):
