@@ -83,7 +83,8 @@ LIGHTHOUSE_VERSION = "12.2.3"  # newer versions need Node 22
 LIGHTHOUSE_PAGES = ["", "zh/", "query-key-scores/", "zh/learning-relevance/", "trained-model/", "zh/trained-model/",
                     "trained-decoder/", "notebooks/learning-relevance/"]
 CHROMIUM_FLAGS = ["--headless=new", *CHROMIUM_ARGS]  # for Lighthouse, which starts Chromium itself
-# The floor: the site's own configuration without hooks and without mkdocs-jupyter.
+# The floor: the site's own configuration without hooks, mkdocs-jupyter or our Markdown extensions:
+# MkDocs, Material, mkdocs-static-i18n and search alone, on the same pages (floor_config).
 FLOOR_CONFIG = """\
 INHERIT: mkdocs.yml
 hooks: []
@@ -99,6 +100,16 @@ plugins:
         - {locale: en, name: English, default: true, build: true}
         - {locale: zh, name: 中文, build: true}
 """
+
+
+def floor_config():
+    """The floor's configuration: FLOOR_CONFIG, and the site's Markdown extensions but its own
+    (sitebuild.inside_page.*, which need the language the hooks give them)."""
+    site = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    extensions = site.split("\nmarkdown_extensions:\n", 1)[1].split("\n\n", 1)[0].split("\n  # The site's own")[0]
+    return FLOOR_CONFIG + "markdown_extensions:\n" + extensions + "\n"
+
+
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 
 
@@ -497,7 +508,7 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="bench-"))
     try:
         floor_project = fresh_copy(work, "floor")
-        (floor_project / "floor.yml").write_text(FLOOR_CONFIG, encoding="utf-8")
+        (floor_project / "floor.yml").write_text(floor_config(), encoding="utf-8")
         floor = statistics.median(build(floor_project, work / "floor-site", "floor.yml") for _ in range(runs))
         colds, cpus, warms, trainings = [], [], [], []
         for run in range(runs):
