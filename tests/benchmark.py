@@ -454,10 +454,11 @@ def quick_tier(runs):
 
 
 def full_suite(work):
-    """CI's work on a fresh copy of the working tree (.ci/run's test command: the README's pip
+    """CI's work on a fresh clone of HEAD (.ci/run's test command: the README's pip
     install, then `pytest`): wall and CPU time of the install and of pytest, the summary line, and
     pytest's 15 slowest durations."""
-    project = fresh_copy(work, "suite")
+    project = work / "suite"  # a git clone of HEAD, as CI's: test_build_checks lists the clone's files with git
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(project)], check=True)
     env = {k: v for k, v in ENV.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
     env.update(CI="true")
     python = getattr(sys, "_base_executable", sys.executable)

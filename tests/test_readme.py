@@ -24,8 +24,17 @@ def test_ci_runs_the_readme_test_command_unchanged():
     assert test in ci.splitlines()
 
 
-
 def test_the_home_page_gives_the_readme_commands():
     for page in ("index.md", "index.zh.md"):
         shown = re.findall(r"```console\n(.+?)\n```", (ROOT / "docs" / page).read_text(encoding="utf-8"))
         assert shown[:2] == readme_commands()[:2], page
+
+
+def test_the_readme_stays_short_and_documents_both_tiers():
+    """Issue 47: at most 1,800 words (the details live in tests/README.md and sitebuild/README.md),
+    with the quick tier under "While you write" and the full suite's command."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.split()) <= 1800, len(text.split())
+    while_you_write = text.split("## While you write", 1)[1].split("\n## ", 1)[0]
+    assert 'pytest -m "not slow"' in while_you_write
+    assert readme_commands()[1].endswith("&& pytest")
