@@ -20,7 +20,7 @@
       long: "This text is {n} tokens long with [CLS] and [SEP]; this page runs at most {max}.",
       download: "The model's files could not be downloaded ({detail}).", failed: "The model could not run ({detail}).",
       retry: "Try again", tokens: "Tokens: ", progress: "Download",
-      mosaic: "All 72 heads, a row per layer: choose one to draw it below. Outlined in orange: the heads the chapter names.",
+      mosaic: "All 72 heads, a row per layer: choose one to draw it below. Orange: the heads the chapter names.",
       layer: "Layer", head: "Head", name: "Layer {l}, head {h}", named: "{name}, named in the chapter: {p}",
       title: "{name}: attention weights", numbers: "Numbers in this figure", corner: "query / key",
       caption: "{title}. Rows are queries, columns keys. Point at, tap or tab to a cell to see how its weight came from q · k, ÷ √32 and softmax.",
@@ -30,11 +30,11 @@
       shows: "the pattern shows.", absent: "the pattern does not show here.",
       neighbour: "{head} ({pattern}): each token gives the token {side} it {w} of its row on average; {verdict}",
       before: "before", after: "after", few: "{head} ({pattern}): too few words to tell.",
-      determiners: "{head} ({pattern}): {pairs}. {verdict}", pair: "“{a}” → “{b}” ({w})", and: ", ",
+      determiners: "{head} ({pattern}): {pairs}. {verdict}", pair: "“{a}” → “{b}” ({w})", and: ", ", list: ", ",
       ahead: "Each determiner gives the most to a word after it: its noun?", notAhead: "Not every determiner looks ahead.",
-      none: "{head} ({pattern}): no determiner (the, a, an, this, that, these, those) here.",
-      link: "{head} ({pattern}): here its strongest link between two words is {pair}; the chapter found it pairs particular " +
-        "words, not verbs and objects."
+      none: "{head} ({pattern}): no determiner ({list}) here.",
+      link: "{head} ({pattern}): its strongest link here is {pair}; the chapter found it pairs particular words, " +
+        "not verbs and objects."
     },
     zh: {
       loading: "正在下载模型（{total} MB，只需一次）……", computing: "正在运行模型……",
@@ -42,20 +42,20 @@
       long: "这段文字连同 [CLS] 和 [SEP] 共有 {n} 个词元；本页最多只运行 {max} 个。",
       download: "模型文件下载失败（{detail}）。", failed: "模型没能运行（{detail}）。",
       retry: "重试", tokens: "词元：", progress: "下载进度",
-      mosaic: "全部 72 个头，每行一层：选一个头，下方就会画出它。橙色框：本章点名的头。",
+      mosaic: "全部 72 个头，每行一层：选一个头，下方就会画出它。橙色：本章点名的头。",
       layer: "层", head: "头", name: "第 {l} 层的头 {h}", named: "{name}，本章点名：{p}",
       title: "{name}：注意力权重", numbers: "图中的数字", corner: "查询 / 键",
-      caption: "{title}。行是查询词元，列是键词元。用鼠标指向、点按，或用 Tab 键选中一格，就会显示它的权重怎样由 q · k、除以 √32 和 softmax 算出。",
+      caption: "{title}。行是查询词元，列是键词元。指向、点按或用 Tab 键选中一格，就会显示它的权重怎样由 q · k、除以 √32 和 softmax 算出。",
       list: "本章点名的几个头，在你的句子上：",
       patterns: {"previous word": "前一个词元", "next word": "后一个词元",
         "determiner → noun": "限定词所限定的名词", "verb → object": "动词的宾语"},
       shows: "这个模式出现了。", absent: "这个模式在这里没有出现。",
       neighbour: "{head}（{pattern}）：每个词元平均把自己那一行的 {w} 给了紧挨在{side}的那个词元；{verdict}",
       before: "前面", after: "后面", few: "{head}（{pattern}）：词太少，看不出来。",
-      determiners: "{head}（{pattern}）：{pairs}。{verdict}", pair: "“{a}” → “{b}”（{w}）", and: "；",
+      determiners: "{head}（{pattern}）：{pairs}。{verdict}", pair: "“{a}” → “{b}”（{w}）", and: "；", list: "、",
       ahead: "每个限定词都把最多的权重给了后面的某个词：是它的名词吗？", notAhead: "并非每个限定词都看向后面。",
-      none: "{head}（{pattern}）：这里没有限定词（the、a、an、this、that、these、those）。",
-      link: "{head}（{pattern}）：这里它在两个词之间最强的连接是 {pair}；本章发现，它配对的是常一起出现的具体词语，并不按动词和宾语的关系来配。"
+      none: "{head}（{pattern}）：这里没有限定词（{list}）。",
+      link: "{head}（{pattern}）：这里它最强的连接是 {pair}；本章发现，它配对的是常一起出现的具体词语，不按动宾关系来配。"
     }
   };
   var DETERMINERS = ["the", "a", "an", "this", "that", "these", "those"];
@@ -68,6 +68,7 @@
     });
     rgb.ink = 0.2126 * Math.pow(rgb[0] / 255, 2.2) + 0.7152 * Math.pow(rgb[1] / 255, 2.2) + 0.0722 * Math.pow(rgb[2] / 255, 2.2) > 0.2 ?
       "black" : "white";  // the number's colour on it, as plotting.py chooses it
+    rgb.push(255);  // opaque, as a canvas pixel
     SCALE.push(rgb);
   }
   var t = TEXT[document.documentElement.lang.indexOf("zh") === 0 ? "zh" : "en"];
@@ -196,14 +197,13 @@
 
   function weight(l, h, i, j) { return shown.r.weights[((l * shown.H + h) * shown.n + i) * shown.n + j]; }
 
-  function colour(x) { return SCALE[Math.max(0, Math.min(255, Math.floor(x * 256)))]; }  // [r, g, b] of a weight
+  function colour(x) { return SCALE[Math.max(0, Math.min(255, Math.floor(x * 256)))]; }  // [r, g, b, 255] of a weight
 
   function picture(l, h) {  // a head's weights, one pixel a cell
     var n = shown.n, canvas = el("canvas"), context = canvas.getContext("2d"), image = context.createImageData(n, n);
     canvas.width = canvas.height = n;
     for (var p = 0; p < n * n; p++) {
-      var c = colour(weight(l, h, Math.floor(p / n), p % n));
-      image.data[4 * p] = c[0]; image.data[4 * p + 1] = c[1]; image.data[4 * p + 2] = c[2]; image.data[4 * p + 3] = 255;
+      image.data.set(colour(weight(l, h, Math.floor(p / n), p % n)), 4 * p);
     }
     context.putImageData(image, 0, 0);
     return canvas;
@@ -301,6 +301,7 @@
       var found = words.filter(function (i) { return DETERMINERS.indexOf(tokens[i]) >= 0 && words.length > 1; }).map(function (i) {
         return [i, strongest(l, h, [i], words)[1]];
       });
+      values.list = DETERMINERS.join(t.list);
       if (!found.length) return fill(t.none, values);
       values.pairs = found.map(function (f) { return pair(f[0], f[1]); }).join(t.and);
       values.verdict = found.every(function (f) { return f[1] > f[0]; }) ? t.ahead : t.notAhead;
