@@ -168,6 +168,13 @@ def test_the_training_loss_sits_between_the_floor_and_the_best_split():
     assert exact >= best
 
 
+def quoted(page, pattern, what):
+    """The match of `pattern` in the page's text (whitespace made single spaces); fails saying `what` is missing."""
+    found = re.search(pattern, re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8")))
+    assert found, what
+    return found
+
+
 def test_the_loss_check_fails_against_a_stronger_habit():
     """With a habit of 95 in 100, the best split beats our training loss: the check above can fail."""
     assert not rt.train().losses[-1] < best_split_loss(p_greedy=0.95)
@@ -180,9 +187,7 @@ def test_the_loss_check_fails_against_a_stronger_habit():
                                  r"(?P<floor>\d\.\d\d)。"),
 ])
 def test_the_chapter_quotes_the_three_losses(page, pattern):
-    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
-    found = re.search(pattern, text)
-    assert found, f"{page} does not relate the best split, the training loss and the floor ({pattern})"
+    found = quoted(page, pattern, f"{page} does not relate the best split, the training loss and the floor ({pattern})")
     assert float(found["best"]) == round(best_split_loss(), 2)
     assert float(found["trained"]) == round(rt.train().losses[-1], 2)
     assert float(found["floor"]) == round(rt.loss_floor(rt.generate()), 2)
@@ -195,9 +200,7 @@ def test_the_chapter_quotes_the_three_losses(page, pattern):
                                  r"(?P<e>\d+ × \d+) 个，\$W_Q\$、\$W_K\$、\$W_V\$ 里各 (?P<qkv>\d+ × \d+) 个"),
 ])
 def test_the_chapter_counts_the_parameters(page, pattern):
-    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
-    found = re.search(pattern, text)
-    assert found, f"{page} does not say where its parameters come from ({pattern})"
+    found = quoted(page, pattern, f"{page} does not say where its parameters come from ({pattern})")
     params = rt.init_params()
     assert tuple(map(int, found["e"].split(" × "))) == params["W_e"].shape
     for name in ("W_Q", "W_K", "W_V"):
@@ -211,9 +214,7 @@ def test_the_chapter_counts_the_parameters(page, pattern):
 ])
 def test_the_chapter_quotes_how_sure_the_model_can_be(page, pattern):
     """z mixes votes between -1 and 1, so softmax(3z) is surest at z = (1, -1, -1, -1)."""
-    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
-    found = re.search(pattern, text)
-    assert found, f"{page} does not say how sure the model can be ({pattern})"
+    found = quoted(page, pattern, f"{page} does not say how sure the model can be ({pattern})")
     assert rt.SCALE == 3
     surest = softmax(rt.SCALE * np.array([1.0, -1.0, -1.0, -1.0]))[0]
     z = np.random.default_rng(0).uniform(-1, 1, (10_000, 4))  # any mix of votes
@@ -456,9 +457,7 @@ def test_the_arrows_figure_prints_the_true_cosines_its_flat_step_0_hides():
     ("learning-relevance.zh.md", r"两者真实的余弦只有 (\d\.\d\d)"),
 ])
 def test_the_chapter_quotes_the_true_cosine_at_step_0(page, pattern):
-    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
-    found = re.search(pattern, text)
-    assert found, f"{page} does not quote the cosine at step 0 ({pattern})"
+    found = quoted(page, pattern, f"{page} does not quote the cosine at step 0 ({pattern})")
     assert float(found[1]) == round(rt.train().cosines[0, rt.WATCHED_KEYS.index("drank")], 2)
 
 
@@ -570,9 +569,7 @@ def test_the_untrained_query_looks_somewhere_new_with_each_seed(seed_study):
 ])
 @pytest.mark.slow  # the seed study: twenty training runs
 def test_the_chapter_reports_the_untrained_query_as_measured(seed_study, page, pattern):
-    text = re.sub(r"\s+", " ", (DOCS / page).read_text(encoding="utf-8"))
-    found = re.search(pattern, text)
-    assert found, f"{page} does not report where the query of 'The' looks ({pattern})"
+    found = quoted(page, pattern, f"{page} does not report where the query of 'The' looks ({pattern})")
     assert int(found["milk"]) == sum(r["milk top"] == "drank" for r in seed_study) == len(SEEDS)
     assert int(found["the"]) == len({r["The top"] for r in seed_study})
 
