@@ -104,14 +104,10 @@ def written_with_hidden_words(english, spanish, hidden, params=None):
     """
     params = train() if params is None else params
     src = english_ids(english)[None, :]  # (1, n_e)
-    reads = [ES_ID[START]] + [ES_ID[w] for w in spanish.lower().split()]  # shifted right
-    n_s = len(reads) - 1
-    may_attend = np.ones((1, n_s + 1, src.shape[1]), dtype=bool)  # (1, n_s + 1, n_e)
+    may_attend = np.ones((1, len(spanish.split()) + 1, src.shape[1]), dtype=bool)  # (1, n_s + 1, n_e)
     for row, column in hidden:
         may_attend[0, row, column] = False
-    f = decode(params, encode(params, src), np.array([reads]), cross_mask=may_attend)
-    words = [SPANISH[i] for i in np.argmax(f["p"][0, :n_s], axis=-1)]
-    return words, f["cross"]["weights"][0, :n_s]
+    return _teacher_forced(params, encode(params, src), spanish, cross_mask=may_attend)
 
 
 def written_with_value_of(english, spanish, column, other, params=None):
@@ -126,11 +122,16 @@ def written_with_value_of(english, spanish, column, other, params=None):
     f, f_other = encode(params, src), encode(params, other_src)
     values = f["h"] @ params["W_V_cross"]  # (1, n_e, d)
     values[0, column] = (f_other["h"] @ params["W_V_cross"])[0, column]
+    return _teacher_forced(params, f, spanish, cross_values=values)
+
+
+def _teacher_forced(params, encoded, spanish, **decode_options):
+    """Decode `spanish` with each position reading the correct words before it (`decode`'s options
+    passed on): the word each position writes (lowercase) and the cross-attention weights (n_s, n_e)."""
     reads = [ES_ID[START]] + [ES_ID[w] for w in spanish.lower().split()]  # shifted right
-    f = decode(params, f, np.array([reads]), cross_values=values)
+    f = decode(params, encoded, np.array([reads]), **decode_options)
     n_s = len(reads) - 1
-    words = [SPANISH[i] for i in np.argmax(f["p"][0, :n_s], axis=-1)]
-    return words, f["cross"]["weights"][0, :n_s]
+    return [SPANISH[i] for i in np.argmax(f["p"][0, :n_s], axis=-1)], f["cross"]["weights"][0, :n_s]
 
 
 def hidden_word_test(params=None, pairs=None):
@@ -192,8 +193,9 @@ def noun_swap_test(params=None, pairs=None):
             flips = 0
             for noun in others:
                 swapped = source[:column] + [noun] + source[column + 1:]
-                words, _ = written_with_hidden_words(" ".join(swapped), " ".join(spanish_of(swapped)), [], params)
-                flips += words[t] == spanish_of(swapped)[t] != right[t]
+                translation = spanish_of(swapped)
+                words, _ = written_with_hidden_words(" ".join(swapped), " ".join(translation), [], params)
+                flips += words[t] == translation[t] != right[t]
             changed[kind][0] += flips == len(others)
             changed[kind][1] += 1
     return {kind: tuple(counts) for kind, counts in changed.items()}
@@ -204,24 +206,22 @@ _CODE = [Path(__file__).with_name(f"{name}.py")
          for name in ("translator_alignment", "tiny_translator", "attention", "position_encoding")]
 
 
-def seed_run(seed, encoder_self_attention=False, cache=True):
+def seed_run(seed, encoder_self_attention=False):
     """One training run and its measurements: a dict of `SEED_STUDY_FIELDS`.
 
     "pairs", "exact" and "content", "aligned" as in `alignment`; "kept": content words still
     written with their word hidden from their row, "articles" and "articles_kept": the same for
-    the articles and their noun (`hidden_word_test`). With `cache`, the
-    result is read from (or written to) the folder that WHY_ATTENTION_CACHE names, if any.
+    the articles and their noun (`hidden_word_test`). The result is read from (or written to)
+    the folder that WHY_ATTENTION_CACHE names, if any.
     """
-    store = RunCache("tiny-translator-seeds", "", _CODE) if cache else None
-    key = store.key([int(seed), int(bool(encoder_self_attention))]) if cache else None
-    stored = store.get(key) if cache else None
+    store = RunCache("tiny-translator-seeds", "", _CODE)  # made per call: it reads WHY_ATTENTION_CACHE now
+    key = store.key([int(seed), int(bool(encoder_self_attention))])
+    stored = store.get(key)
     if stored is None:
         params = train(seed, encoder_self_attention)
         counts, kept = alignment(params), hidden_word_test(params)
-        stored = (np.array([counts["pairs"], counts["exact"], counts["content"], counts["aligned"],
-                            kept["content"][0], kept["articles"][1], kept["articles"][0]]),)
-        if cache:
-            store.put(key, stored)
+        stored = store.put(key, (np.array([counts["pairs"], counts["exact"], counts["content"], counts["aligned"],
+                                           kept["content"][0], kept["articles"][1], kept["articles"][0]]),))
     return dict(zip(SEED_STUDY_FIELDS, (int(n) for n in stored[0])))
 
 
